@@ -1,0 +1,136 @@
+//! `ulias check`: the settings (valid, or the load already failed naming
+//! the key) summarised on one screen.
+
+use std::io::Write;
+
+use secrecy::ExposeSecret;
+use ulias_core::settings::{Settings, SettingsSource, TelegramSettings};
+use ulias_core::store::{BackendKind, redact_url};
+
+use super::Outcome;
+
+/// Prints the summary.
+pub fn run(
+    settings: &Settings,
+    source: &SettingsSource,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    for line in summary(settings, source) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(Outcome::Done)
+}
+
+/// The summary, one line per section.
+pub fn summary(settings: &Settings, source: &SettingsSource) -> Vec<String> {
+    let url = settings.database.url.expose_secret();
+    let backend = match BackendKind::of_url(url) {
+        BackendKind::Sqlite => "SQLite",
+        BackendKind::Postgres => "PostgreSQL",
+    };
+    let mut lines = vec![
+        format!("settings   {source}: valid"),
+        format!("locale     {}", settings.locale),
+        format!(
+            "database   {backend} at {} (up to {} connections)",
+            redact_url(url),
+            settings.database.max_connections
+        ),
+    ];
+    lines.extend(telegram_lines(&settings.telegram));
+    lines.push(format!("models     {} pool(s)", settings.models.pools.len()));
+    for pool in &settings.models.pools {
+        lines.push(format!(
+            "  {:<9}{} at {} — {}, {} slot(s), {} protocol, ${}/${} per 1k tokens",
+            pool.name,
+            pool.model,
+            pool.base_url,
+            pool.tier,
+            pool.slots,
+            pool.protocol,
+            pool.price_in_per_1k,
+            pool.price_out_per_1k
+        ));
+    }
+    let budgets = &settings.budgets;
+    let thresholds: Vec<String> = budgets
+        .alert_thresholds_usd
+        .iter()
+        .map(|t| format!("${t:.2}"))
+        .collect();
+    lines.push(format!(
+        "budgets    run ${:.2}, objective ${:.2}, cloud ${:.2}/month, alerts at {}",
+        budgets.default_run_usd,
+        budgets.objective_cap_usd,
+        budgets.monthly_cloud_cap_usd,
+        if thresholds.is_empty() { "none".to_owned() } else { thresholds.join(", ") }
+    ));
+    let ntfy = &settings.ntfy;
+    lines.push(if ntfy.enabled() {
+        format!(
+            "ntfy       topic `{}` on {}, answers on `{}`{}",
+            ntfy.topic,
+            ntfy.server,
+            ntfy.reply_topic,
+            if ntfy.token.is_some() { ", token set" } else { ", no token" }
+        )
+    } else {
+        "ntfy       off (no topic)".to_owned()
+    });
+    lines.push(
+        "prompts    not checked: agent files arrive with the agent runtime (not built yet)"
+            .to_owned(),
+    );
+    lines
+}
+
+fn telegram_lines(telegram: &TelegramSettings) -> Vec<String> {
+    let Some(_) = &telegram.token else {
+        return vec!["telegram   off (no token): `ulias run` will refuse to start".to_owned()];
+    };
+    let chat = |id: Option<i64>| id.map_or("—".to_owned(), |id| id.to_string());
+    let mut lines = vec![
+        format!(
+            "telegram   {} via {}; {} CEO, {} team member(s)",
+            telegram.mode,
+            telegram.api_url,
+            telegram.users.ceo.len(),
+            telegram.users.team.len()
+        ),
+        format!(
+            "  chats    ceo {}, team {}, log channel {}",
+            chat(telegram.chats.ceo),
+            chat(telegram.chats.team),
+            chat(telegram.chats.log_channel)
+        ),
+    ];
+    for group in &telegram.groups {
+        lines.push(format!(
+            "  group    {} ({}): {}, captcha {}, {} official address(es)",
+            group.name,
+            group.chat_id,
+            group.mode,
+            if group.captcha { "on" } else { "off" },
+            group.official_addresses.len()
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_never_shows_a_database_password() {
+        let settings = Settings::from_toml(
+            "[database]\nurl = \"postgres://ulias:hunter2@db/ulias\"\n",
+            "test",
+            [],
+        )
+        .unwrap();
+        let text = summary(&settings, &SettingsSource::Defaults).join("\n");
+        assert!(text.contains("PostgreSQL at postgres://ulias:***@db/ulias"), "{text}");
+        assert!(!text.contains("hunter2"));
+    }
+}

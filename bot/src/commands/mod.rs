@@ -1,0 +1,75 @@
+//! One module per subcommand; [`dispatch`] picks it, [`finish`] turns its
+//! outcome into an exit code.
+
+mod check;
+mod migrate;
+mod run;
+mod simulate;
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use ulias_core::settings::{Settings, SettingsSource};
+
+use crate::cli::{Cli, Command};
+
+/// The exit code of a subcommand whose capability is not built yet.
+pub const NOT_BUILT_EXIT: u8 = 2;
+
+/// How a subcommand ended, short of an error.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It did what it was asked.
+    Done,
+    /// What was asked is not built yet; the text says what is missing.
+    NotBuilt(String),
+}
+
+/// Runs the subcommand `cli` names. `env` is the process environment
+/// (passed in so tests can give their own).
+pub async fn dispatch(
+    cli: &Cli,
+    env: impl IntoIterator<Item = (String, String)>,
+) -> anyhow::Result<Outcome> {
+    let (settings, source) = load_settings(cli, env)?;
+    let mut out = std::io::stdout().lock();
+    match &cli.command {
+        Command::Check => check::run(&settings, &source, &mut out),
+        Command::Migrate => migrate::run(&settings, &mut out).await,
+        Command::Simulate(args) => simulate::run(&settings, &source, args, &mut out).await,
+        Command::Run => run::run(&settings),
+    }
+}
+
+/// Reports the outcome on stderr and picks the exit code.
+pub fn finish(outcome: anyhow::Result<Outcome>) -> ExitCode {
+    match outcome {
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::NotBuilt(what)) => {
+            eprintln!("ulias: not built yet: {what}");
+            ExitCode::from(NOT_BUILT_EXIT)
+        }
+        Err(error) => {
+            eprintln!("ulias: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn load_settings(
+    cli: &Cli,
+    env: impl IntoIterator<Item = (String, String)>,
+) -> anyhow::Result<(Settings, SettingsSource)> {
+    let (settings, source) = Settings::load(cli.config.as_deref(), env)?;
+    tracing::debug!(%source, "settings loaded");
+    Ok((settings, source))
+}
+
+/// Opens the configured store, for the subcommands that need one.
+async fn open_store(settings: &Settings) -> anyhow::Result<ulias_core::store::Store> {
+    use secrecy::ExposeSecret;
+    let url = settings.database.url.expose_secret();
+    ulias_core::store::Store::connect(url, settings.database.max_connections)
+        .await
+        .with_context(|| "Failed to open the database")
+}

@@ -1,0 +1,24 @@
+//! The organisation's records and the words it uses for them.
+//!
+//! Every status is an enum stored as text (the migrations hold the matching
+//! `CHECK` constraints, and a store test checks they agree); every id is a
+//! newtype, so a task id is never passed where a decision id is expected.
+
+mod ids;
+mod kinds;
+mod records;
+mod status;
+
+pub use ids::{DecisionId, ObjectiveId, OperationId, PublicationId, TaskId, ValidationId};
+pub use kinds::{
+    AgentName, InvalidAgentName, MessageRole, ObjectiveSource, Pipeline, Priority, PublicationTarget,
+    Team, Urgency, ValidationKind,
+};
+pub use records::{
+    Decision, DecisionAnswer, Lease, NewDecision, NewObjective, NewTask, NewValidation, Objective,
+    Task, TaskOutcome, Validation,
+};
+pub use status::{
+    DecisionStatus, ObjectiveStatus, PublicationStatus, Status, TaskStatus, ValidationStatus,
+};
+pub use crate::text_enum::UnknownVariant;

@@ -1,0 +1,218 @@
+//! The records the store keeps, as the rest of Ulias sees them.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::{
+    AgentName, DecisionId, DecisionStatus, ObjectiveId, ObjectiveSource, ObjectiveStatus,
+    OperationId, Pipeline, Priority, PublicationTarget, TaskId, TaskStatus, Team, Urgency, ValidationId,
+    ValidationKind, ValidationStatus,
+};
+use crate::money::Usd;
+
+/// What the organisation is asked to achieve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Objective {
+    pub id: ObjectiveId,
+    pub title: String,
+    pub description: String,
+    pub priority: Priority,
+    pub status: ObjectiveStatus,
+    pub source: ObjectiveSource,
+    pub team: Option<Team>,
+    pub operation_id: Option<OperationId>,
+    pub created_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub completed_at: Option<DateTime<Utc>>,
+    pub result: Option<Value>,
+    pub error: Option<String>,
+}
+
+/// An objective to create.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewObjective {
+    pub title: String,
+    pub description: String,
+    pub priority: Priority,
+    pub source: ObjectiveSource,
+    pub team: Option<Team>,
+    pub operation_id: Option<OperationId>,
+}
+
+impl NewObjective {
+    /// A CEO objective with default priority and no team yet.
+    pub fn from_ceo(title: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            description: description.into(),
+            priority: Priority::DEFAULT,
+            source: ObjectiveSource::Ceo,
+            team: None,
+            operation_id: None,
+        }
+    }
+}
+
+/// A worker's claim on a running task, valid until `expires_at`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    pub owner: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// One unit of agent work.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    pub id: TaskId,
+    pub objective_id: Option<ObjectiveId>,
+    pub operation_id: Option<OperationId>,
+    pub step_key: Option<String>,
+    pub agent: AgentName,
+    pub team: Team,
+    pub title: String,
+    pub input: Value,
+    pub status: TaskStatus,
+    pub pipeline: Pipeline,
+    pub priority: Priority,
+    pub due_at: DateTime<Utc>,
+    pub depends_on: Vec<TaskId>,
+    pub attempts: u32,
+    pub max_attempts: u32,
+    pub lease: Option<Lease>,
+    pub result: Option<Value>,
+    pub error: Option<String>,
+    pub confidence: Option<f64>,
+    pub model: Option<String>,
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+    pub cost: Usd,
+    pub cloud_equivalent_cost: Usd,
+    pub iterations: u32,
+    pub duration_ms: u64,
+    pub created_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub completed_at: Option<DateTime<Utc>>,
+}
+
+/// A task to create. It starts `pending`; the engine queues it once it is
+/// due and its dependencies are completed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewTask {
+    pub objective_id: Option<ObjectiveId>,
+    pub operation_id: Option<OperationId>,
+    pub step_key: Option<String>,
+    pub agent: AgentName,
+    pub team: Team,
+    pub title: String,
+    pub input: Value,
+    pub pipeline: Pipeline,
+    pub priority: Priority,
+    pub due_at: DateTime<Utc>,
+    pub depends_on: Vec<TaskId>,
+    pub max_attempts: u32,
+}
+
+impl NewTask {
+    /// A direct task for `agent`, due at `due_at`, with default priority,
+    /// no dependencies and three attempts.
+    pub fn new(agent: AgentName, team: Team, title: impl Into<String>, due_at: DateTime<Utc>) -> Self {
+        Self {
+            objective_id: None,
+            operation_id: None,
+            step_key: None,
+            agent,
+            team,
+            title: title.into(),
+            input: Value::Object(Default::default()),
+            pipeline: Pipeline::Direct,
+            priority: Priority::DEFAULT,
+            due_at,
+            depends_on: Vec::new(),
+            max_attempts: 3,
+        }
+    }
+}
+
+/// What a finished run hands back to the store.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TaskOutcome {
+    pub result: Value,
+    pub confidence: Option<f64>,
+    pub model: Option<String>,
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+    pub cost: Usd,
+    pub cloud_equivalent_cost: Usd,
+    pub iterations: u32,
+    pub duration_ms: u64,
+}
+
+/// A choice put to the CEO.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub id: DecisionId,
+    pub task_id: Option<TaskId>,
+    pub objective_id: Option<ObjectiveId>,
+    pub question: String,
+    pub context_summary: String,
+    pub options: Vec<String>,
+    pub recommended: Option<usize>,
+    pub urgency: Urgency,
+    pub status: DecisionStatus,
+    pub timeout_at: Option<DateTime<Utc>>,
+    pub auto_decision: Option<usize>,
+    pub response: Option<usize>,
+    pub responded_by: Option<String>,
+    pub responded_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A decision to create.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewDecision {
+    pub task_id: Option<TaskId>,
+    pub objective_id: Option<ObjectiveId>,
+    pub question: String,
+    pub context_summary: String,
+    pub options: Vec<String>,
+    pub recommended: Option<usize>,
+    pub urgency: Urgency,
+    pub timeout_at: Option<DateTime<Utc>>,
+    pub auto_decision: Option<usize>,
+}
+
+/// The CEO's answer to a decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionAnswer {
+    /// Index into the decision's options.
+    pub option: usize,
+    /// Who answered (a Telegram user id, or `ntfy`).
+    pub by: String,
+}
+
+/// A public output waiting for the team.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Validation {
+    pub id: ValidationId,
+    pub task_id: Option<TaskId>,
+    pub operation_id: Option<OperationId>,
+    pub kind: ValidationKind,
+    pub target: PublicationTarget,
+    pub payload: Value,
+    pub status: ValidationStatus,
+    pub decided_by: Option<String>,
+    pub decided_at: Option<DateTime<Utc>>,
+    pub rejection_reason: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A validation to create.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewValidation {
+    pub task_id: Option<TaskId>,
+    pub operation_id: Option<OperationId>,
+    pub kind: ValidationKind,
+    /// Where it will be published once approved.
+    pub target: PublicationTarget,
+    pub payload: Value,
+}

@@ -1,0 +1,367 @@
+//! Settings: one typed [`Settings`], read from `ulias.toml` plus `ULIAS_…`
+//! environment overrides and validated once, at load. Every key has a
+//! default (the committed `ulias.example.toml` lists them all); secrets are
+//! [`SecretString`]s, exposed only where a client is built.
+
+mod load;
+mod validate;
+
+use secrecy::SecretString;
+use serde::Deserialize;
+use url::Url;
+
+pub use load::{ENV_PREFIX, Problem, SettingsError, SettingsSource};
+
+text_enum! {
+    /// The language of every text the bot sends.
+    pub enum Locale as "locale" {
+        /// French, the default.
+        Fr => "fr",
+        /// English.
+        En => "en",
+    }
+}
+
+text_enum! {
+    /// How the bot receives Telegram updates.
+    pub enum UpdateMode as "update mode" {
+        /// Long polling: works behind NAT, one process.
+        Polling => "polling",
+        /// A webhook behind a reverse proxy (several processes behind a load balancer).
+        Webhook => "webhook",
+    }
+}
+
+text_enum! {
+    /// What the anti-spam engine may do in a group.
+    pub enum ModerationMode as "moderation mode" {
+        /// Log verdicts only; delete and ban nothing.
+        DryRun => "dry_run",
+        /// Delete and mute, never ban.
+        Soft => "soft",
+        /// Delete, mute and ban.
+        Normal => "normal",
+    }
+}
+
+text_enum! {
+    /// The kind of work a model pool is for (seed 003's GPU split).
+    pub enum Tier as "model tier" {
+        /// Reasoning agents (the big GPU).
+        Thinker => "thinker",
+        /// Quick, formatting and routing agents (the small GPU).
+        Executor => "executor",
+        /// The paid fallback, under the monthly cap.
+        Cloud => "cloud",
+    }
+}
+
+text_enum! {
+    /// How the runner asks a model for tool calls.
+    pub enum ToolProtocol as "tool protocol" {
+        /// The server's native tool calls.
+        Tools => "tools",
+        /// One JSON object per turn, constrained by a JSON schema.
+        Json => "json",
+    }
+}
+
+/// Everything Ulias can be told before it starts.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// The language the bot speaks.
+    pub locale: Locale,
+    /// Where the store lives.
+    pub database: DatabaseSettings,
+    /// The Telegram bot, its people and its chats.
+    pub telegram: TelegramSettings,
+    /// The model servers (GPUs) and the cloud fallback.
+    pub models: ModelSettings,
+    /// Money limits.
+    pub budgets: BudgetSettings,
+    /// Push notifications and A/B/C answers.
+    pub ntfy: NtfySettings,
+}
+
+impl Default for Locale {
+    fn default() -> Self {
+        Self::Fr
+    }
+}
+
+/// Where the store lives.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseSettings {
+    /// `sqlite://ulias.db` (created when missing) or `postgres://user:pass@host/db`.
+    pub url: SecretString,
+    /// Connections in the pool.
+    pub max_connections: u32,
+}
+
+impl Default for DatabaseSettings {
+    fn default() -> Self {
+        Self {
+            url: SecretString::from("sqlite://ulias.db"),
+            max_connections: 8,
+        }
+    }
+}
+
+/// The Telegram bot, its people and its chats.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelegramSettings {
+    /// The token from BotFather. Without it, `ulias run` refuses to start.
+    pub token: Option<SecretString>,
+    /// The Bot API server: Telegram's, a self-hosted one, or a test fake.
+    pub api_url: Url,
+    /// Long polling or webhook.
+    pub mode: UpdateMode,
+    /// Webhook settings, when `mode = "webhook"`.
+    pub webhook: Option<WebhookSettings>,
+    /// Who may do what.
+    pub users: RoleUsers,
+    /// Where the bot talks.
+    pub chats: Chats,
+    /// Community groups the bot moderates, each with its own policy.
+    pub groups: Vec<GroupSettings>,
+}
+
+impl Default for TelegramSettings {
+    fn default() -> Self {
+        Self {
+            token: None,
+            api_url: default_url("https://api.telegram.org"),
+            mode: UpdateMode::Polling,
+            webhook: None,
+            users: RoleUsers::default(),
+            chats: Chats::default(),
+            groups: Vec::new(),
+        }
+    }
+}
+
+/// Where Telegram delivers updates in webhook mode.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookSettings {
+    /// The local address to listen on, e.g. `0.0.0.0:8443`.
+    pub listen: std::net::SocketAddr,
+    /// The public HTTPS URL Telegram posts to.
+    pub public_url: Url,
+    /// A secret Telegram echoes in each request, checked on arrival.
+    pub secret_token: Option<SecretString>,
+}
+
+/// Telegram user ids by role.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoleUsers {
+    /// The CEO(s): command by message, answer decisions.
+    pub ceo: Vec<i64>,
+    /// The team: approve or reject public outputs, moderate.
+    pub team: Vec<i64>,
+}
+
+/// The chats the bot writes to.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Chats {
+    /// The CEO's private chat with the bot (usually the CEO's user id).
+    pub ceo: Option<i64>,
+    /// The team's group, where validations appear.
+    pub team: Option<i64>,
+    /// The public log channel.
+    pub log_channel: Option<i64>,
+}
+
+/// One community group and its moderation policy.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupSettings {
+    /// The group's chat id (negative; supergroups start with -100).
+    pub chat_id: i64,
+    /// A name for logs and reports.
+    pub name: String,
+    /// What the anti-spam engine may do.
+    #[serde(default = "default_moderation_mode")]
+    pub mode: ModerationMode,
+    /// Ask new members to solve a captcha.
+    #[serde(default = "default_true")]
+    pub captcha: bool,
+    /// The operation's official contract addresses; any other is a scam.
+    #[serde(default)]
+    pub official_addresses: Vec<String>,
+    /// Domains whose links are allowed.
+    #[serde(default)]
+    pub allowed_domains: Vec<String>,
+    /// Phrases that mark a message as spam in this group.
+    #[serde(default)]
+    pub stop_phrases: Vec<String>,
+    /// Joins per minute that start raid mode.
+    #[serde(default = "default_raid_joins")]
+    pub raid_joins_per_minute: u32,
+}
+
+/// The model pools: one per GPU (or server), plus the cloud fallback.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModelSettings {
+    /// Every pool; at least one must be local.
+    pub pools: Vec<PoolSettings>,
+}
+
+impl Default for ModelSettings {
+    fn default() -> Self {
+        Self {
+            pools: vec![
+                PoolSettings::local("thinker", "devstral-small-2", Tier::Thinker, 2),
+                PoolSettings::local("executor", "qwen3-coder-next", Tier::Executor, 4),
+            ],
+        }
+    }
+}
+
+/// One OpenAI-compatible model server and how much it can take at once.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolSettings {
+    /// A name for routing rules and reports.
+    pub name: String,
+    /// The server's OpenAI-compatible base URL (ending in `/v1`).
+    pub base_url: Url,
+    /// The model name the server expects.
+    pub model: String,
+    /// The API key, when the server needs one.
+    #[serde(default)]
+    pub api_key: Option<SecretString>,
+    /// Requests the server handles well at once.
+    #[serde(default = "default_slots")]
+    pub slots: u32,
+    /// What kind of work it is for.
+    pub tier: Tier,
+    /// How the runner asks it for tool calls.
+    #[serde(default = "default_protocol")]
+    pub protocol: ToolProtocol,
+    /// Real price, US dollars per 1,000 input tokens (0 for local GPUs).
+    #[serde(default)]
+    pub price_in_per_1k: f64,
+    /// Real price, US dollars per 1,000 output tokens.
+    #[serde(default)]
+    pub price_out_per_1k: f64,
+    /// What the same input would cost on a cloud API, for reports.
+    #[serde(default)]
+    pub cloud_equiv_in_per_1k: f64,
+    /// What the same output would cost on a cloud API, for reports.
+    #[serde(default)]
+    pub cloud_equiv_out_per_1k: f64,
+}
+
+impl PoolSettings {
+    fn local(name: &str, model: &str, tier: Tier, slots: u32) -> Self {
+        Self {
+            name: name.into(),
+            base_url: default_url("http://127.0.0.1:11434/v1"),
+            model: model.into(),
+            api_key: None,
+            slots,
+            tier,
+            protocol: ToolProtocol::Json,
+            price_in_per_1k: 0.0,
+            price_out_per_1k: 0.0,
+            cloud_equiv_in_per_1k: 0.003,
+            cloud_equiv_out_per_1k: 0.015,
+        }
+    }
+}
+
+/// Money limits, in US dollars.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BudgetSettings {
+    /// An agent run's budget when its file names none.
+    pub default_run_usd: f64,
+    /// What one objective (or operation) may spend in all.
+    pub objective_cap_usd: f64,
+    /// What the cloud pool may spend per calendar month.
+    pub monthly_cloud_cap_usd: f64,
+    /// Monthly cloud spend at which the CEO is alerted, once each.
+    pub alert_thresholds_usd: Vec<f64>,
+    /// Share of a run's budget at which its one alert is sent.
+    pub run_alert_fraction: f64,
+}
+
+impl Default for BudgetSettings {
+    fn default() -> Self {
+        Self {
+            default_run_usd: 0.5,
+            objective_cap_usd: 5.0,
+            monthly_cloud_cap_usd: 20.0,
+            alert_thresholds_usd: vec![5.0, 10.0, 15.0],
+            run_alert_fraction: 0.8,
+        }
+    }
+}
+
+/// ntfy push notifications and A/B/C answers.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NtfySettings {
+    /// The ntfy server.
+    pub server: Url,
+    /// The topic alerts and results are pushed to; empty turns ntfy off.
+    pub topic: String,
+    /// The private topic A/B/C buttons post answers to.
+    pub reply_topic: String,
+    /// Bearer token for publishing and subscribing.
+    pub token: Option<SecretString>,
+    /// A token that may only publish to the reply topic: it is visible to
+    /// anyone who can read the alert topic, since buttons carry it.
+    pub reply_token: Option<SecretString>,
+}
+
+impl Default for NtfySettings {
+    fn default() -> Self {
+        Self {
+            server: default_url("https://ntfy.sh"),
+            topic: String::new(),
+            reply_topic: String::new(),
+            token: None,
+            reply_token: None,
+        }
+    }
+}
+
+impl NtfySettings {
+    /// Whether ntfy is configured.
+    pub fn enabled(&self) -> bool {
+        !self.topic.is_empty()
+    }
+}
+
+#[allow(clippy::expect_used)] // constant literals, parsed by every test that loads defaults
+fn default_url(text: &'static str) -> Url {
+    Url::parse(text).expect("default URLs are valid")
+}
+
+fn default_moderation_mode() -> ModerationMode {
+    ModerationMode::DryRun
+}
+
+fn default_true() -> bool {
+    true
+}
+
+fn default_raid_joins() -> u32 {
+    10
+}
+
+fn default_slots() -> u32 {
+    1
+}
+
+fn default_protocol() -> ToolProtocol {
+    ToolProtocol::Json
+}

@@ -1,0 +1,286 @@
+//! Checks that go beyond types: ranges, consistency between keys, ids that
+//! cannot be right. Every problem names its key and says what is expected.
+
+use std::collections::HashSet;
+
+use secrecy::ExposeSecret;
+
+use super::{
+    BudgetSettings, ModelSettings, NtfySettings, Problem, Settings, TelegramSettings, Tier,
+    UpdateMode,
+};
+
+/// Collects problems, each tied to a key.
+#[derive(Default)]
+struct Problems(Vec<Problem>);
+
+impl Problems {
+    fn add(&mut self, key: impl Into<String>, message: impl Into<String>) {
+        self.0.push(Problem {
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+
+    fn check(&mut self, ok: bool, key: impl Into<String>, message: impl Into<String>) {
+        if !ok {
+            self.add(key, message);
+        }
+    }
+}
+
+impl Settings {
+    /// Everything wrong with these settings; empty when they are usable.
+    pub fn problems(&self) -> Vec<Problem> {
+        let mut problems = Problems::default();
+        self.check_database(&mut problems);
+        check_telegram(&self.telegram, &mut problems);
+        check_models(&self.models, &mut problems);
+        check_budgets(&self.budgets, &mut problems);
+        check_ntfy(&self.ntfy, &mut problems);
+        problems.0
+    }
+
+    fn check_database(&self, problems: &mut Problems) {
+        let url = self.database.url.expose_secret();
+        let known = ["sqlite:", "postgres://", "postgresql://"];
+        problems.check(
+            known.iter().any(|scheme| url.starts_with(scheme)),
+            "database.url",
+            "expected `sqlite://FILE` or `postgres://USER@HOST/DB`",
+        );
+        problems.check(
+            (1..=1000).contains(&self.database.max_connections),
+            "database.max_connections",
+            "expected a number of connections from 1 to 1000",
+        );
+    }
+}
+
+fn check_telegram(telegram: &TelegramSettings, problems: &mut Problems) {
+    if let Some(token) = &telegram.token {
+        problems.check(
+            looks_like_bot_token(token.expose_secret()),
+            "telegram.token",
+            "expected BotFather's token, `<digits>:<35 characters>`",
+        );
+        problems.check(
+            !telegram.users.ceo.is_empty(),
+            "telegram.users.ceo",
+            "a bot with a token needs at least one CEO user id",
+        );
+        problems.check(
+            telegram.chats.ceo.is_some(),
+            "telegram.chats.ceo",
+            "a bot with a token needs the CEO's chat id",
+        );
+    }
+    if telegram.mode == UpdateMode::Webhook && telegram.webhook.is_none() {
+        problems.add(
+            "telegram.webhook",
+            "`mode = \"webhook\"` needs a [telegram.webhook] section with `listen` and `public_url`",
+        );
+    }
+    if let Some(webhook) = &telegram.webhook {
+        problems.check(
+            webhook.public_url.scheme() == "https",
+            "telegram.webhook.public_url",
+            "Telegram only delivers webhooks to https:// URLs",
+        );
+    }
+    for (role, ids) in [("ceo", &telegram.users.ceo), ("team", &telegram.users.team)] {
+        for (i, id) in ids.iter().enumerate() {
+            problems.check(
+                *id > 0,
+                format!("telegram.users.{role}[{i}]"),
+                format!("{id} is not a user id (user ids are positive)"),
+            );
+        }
+    }
+    let chats = &telegram.chats;
+    for (key, id) in [("team", chats.team), ("log_channel", chats.log_channel)] {
+        if let Some(id) = id {
+            problems.check(
+                id < 0,
+                format!("telegram.chats.{key}"),
+                format!("{id} is not a group or channel id (those are negative)"),
+            );
+        }
+    }
+    check_groups(telegram, problems);
+}
+
+fn check_groups(telegram: &TelegramSettings, problems: &mut Problems) {
+    let mut seen = HashSet::new();
+    for (i, group) in telegram.groups.iter().enumerate() {
+        let key = |field: &str| format!("telegram.groups[{i}].{field}");
+        problems.check(
+            group.chat_id < 0,
+            key("chat_id"),
+            format!("{} is not a group id (group ids are negative)", group.chat_id),
+        );
+        problems.check(
+            seen.insert(group.chat_id),
+            key("chat_id"),
+            format!("group {} is listed twice", group.chat_id),
+        );
+        problems.check(!group.name.trim().is_empty(), key("name"), "expected a name");
+        problems.check(
+            (2..=10_000).contains(&group.raid_joins_per_minute),
+            key("raid_joins_per_minute"),
+            "expected a number of joins from 2 to 10000",
+        );
+        for (j, domain) in group.allowed_domains.iter().enumerate() {
+            problems.check(
+                is_domain(domain),
+                format!("telegram.groups[{i}].allowed_domains[{j}]"),
+                format!("`{domain}` is not a domain name like `example.org`"),
+            );
+        }
+        for (j, address) in group.official_addresses.iter().enumerate() {
+            problems.check(
+                !address.trim().is_empty() && !address.contains(char::is_whitespace),
+                format!("telegram.groups[{i}].official_addresses[{j}]"),
+                "expected a contract address without spaces",
+            );
+        }
+    }
+}
+
+fn check_models(models: &ModelSettings, problems: &mut Problems) {
+    let mut names = HashSet::new();
+    for (i, pool) in models.pools.iter().enumerate() {
+        let key = |field: &str| format!("models.pools[{i}].{field}");
+        problems.check(
+            !pool.name.trim().is_empty(),
+            key("name"),
+            "expected a name",
+        );
+        problems.check(
+            names.insert(pool.name.as_str()),
+            key("name"),
+            format!("pool `{}` is declared twice", pool.name),
+        );
+        problems.check(!pool.model.trim().is_empty(), key("model"), "expected a model name");
+        problems.check(
+            matches!(pool.base_url.scheme(), "http" | "https"),
+            key("base_url"),
+            "expected an http:// or https:// URL",
+        );
+        problems.check(
+            (1..=256).contains(&pool.slots),
+            key("slots"),
+            "expected a number of concurrent requests from 1 to 256",
+        );
+        for (field, price) in [
+            ("price_in_per_1k", pool.price_in_per_1k),
+            ("price_out_per_1k", pool.price_out_per_1k),
+            ("cloud_equiv_in_per_1k", pool.cloud_equiv_in_per_1k),
+            ("cloud_equiv_out_per_1k", pool.cloud_equiv_out_per_1k),
+        ] {
+            problems.check(
+                price.is_finite() && (0.0..1000.0).contains(&price),
+                key(field),
+                "expected a price in US dollars per 1,000 tokens, from 0 to 1000",
+            );
+        }
+    }
+    problems.check(
+        models.pools.iter().any(|p| p.tier != Tier::Cloud),
+        "models.pools",
+        "expected at least one local pool (tier `thinker` or `executor`)",
+    );
+}
+
+fn check_budgets(budgets: &BudgetSettings, problems: &mut Problems) {
+    let amounts = [
+        ("budgets.default_run_usd", budgets.default_run_usd),
+        ("budgets.objective_cap_usd", budgets.objective_cap_usd),
+        ("budgets.monthly_cloud_cap_usd", budgets.monthly_cloud_cap_usd),
+    ];
+    for (key, amount) in amounts {
+        problems.check(
+            amount.is_finite() && amount > 0.0 && amount < 1_000_000.0,
+            key,
+            "expected an amount in US dollars, above 0",
+        );
+    }
+    problems.check(
+        budgets.default_run_usd <= budgets.objective_cap_usd,
+        "budgets.default_run_usd",
+        "a run's budget cannot exceed `budgets.objective_cap_usd`",
+    );
+    let thresholds = &budgets.alert_thresholds_usd;
+    problems.check(
+        thresholds.windows(2).all(|w| w[0] < w[1]),
+        "budgets.alert_thresholds_usd",
+        "expected amounts in increasing order, e.g. [5, 10, 15]",
+    );
+    problems.check(
+        thresholds
+            .iter()
+            .all(|t| t.is_finite() && *t > 0.0 && *t < budgets.monthly_cloud_cap_usd),
+        "budgets.alert_thresholds_usd",
+        "each alert threshold must be above 0 and below `budgets.monthly_cloud_cap_usd`",
+    );
+    problems.check(
+        budgets.run_alert_fraction > 0.0 && budgets.run_alert_fraction < 1.0,
+        "budgets.run_alert_fraction",
+        "expected a fraction between 0 and 1, e.g. 0.8",
+    );
+}
+
+fn check_ntfy(ntfy: &NtfySettings, problems: &mut Problems) {
+    for (key, topic) in [("ntfy.topic", &ntfy.topic), ("ntfy.reply_topic", &ntfy.reply_topic)] {
+        problems.check(
+            topic.is_empty() || is_topic(topic),
+            key,
+            "expected a topic name: 1–64 letters, digits, `-` or `_`",
+        );
+    }
+    if ntfy.enabled() {
+        problems.check(
+            !ntfy.reply_topic.is_empty(),
+            "ntfy.reply_topic",
+            "A/B/C answers need a private reply topic",
+        );
+        problems.check(
+            ntfy.reply_topic != ntfy.topic,
+            "ntfy.reply_topic",
+            "the reply topic must differ from the alert topic",
+        );
+    }
+}
+
+fn looks_like_bot_token(token: &str) -> bool {
+    match token.split_once(':') {
+        Some((id, secret)) => {
+            !id.is_empty()
+                && id.bytes().all(|b| b.is_ascii_digit())
+                && secret.len() >= 30
+                && secret
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        }
+        None => false,
+    }
+}
+
+fn is_topic(topic: &str) -> bool {
+    (1..=64).contains(&topic.len())
+        && topic
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+fn is_domain(domain: &str) -> bool {
+    let labels: Vec<&str> = domain.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}

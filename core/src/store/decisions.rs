@@ -1,0 +1,204 @@
+//! Decisions put to the CEO: answered by button or ntfy, or decided
+//! automatically at their timeout.
+
+use chrono::{DateTime, Utc};
+use sqlx::types::Json;
+
+use super::time::{count, from_ms, from_opt_ms, parse_text, to_ms};
+use super::{Store, StoreError, with_pool};
+use crate::domain::{
+    Decision, DecisionAnswer, DecisionId, DecisionStatus, NewDecision, ObjectiveId, TaskId,
+};
+
+macro_rules! decision_columns {
+    () => {
+        "id, task_id, objective_id, question, context_summary, options, recommended, urgency, \
+         status, timeout_at, auto_decision, response, responded_by, responded_at, created_at"
+    };
+}
+
+const SELECT_DECISION: &str = concat!("SELECT ", decision_columns!(), " FROM decisions WHERE id = $1");
+
+const TIME_OUT_DUE: &str = concat!(
+    "UPDATE decisions SET status = $1, response = auto_decision, responded_by = $2, \
+     responded_at = $3 WHERE status = $4 AND timeout_at <= $3 RETURNING ",
+    decision_columns!()
+);
+
+/// Who answered a decision that timed out.
+pub const TIMEOUT_RESPONDER: &str = "timeout";
+
+#[derive(sqlx::FromRow)]
+struct DecisionRow {
+    id: i64,
+    task_id: Option<i64>,
+    objective_id: Option<i64>,
+    question: String,
+    context_summary: String,
+    options: Json<Vec<String>>,
+    recommended: Option<i64>,
+    urgency: String,
+    status: String,
+    timeout_at: Option<i64>,
+    auto_decision: Option<i64>,
+    response: Option<i64>,
+    responded_by: Option<String>,
+    responded_at: Option<i64>,
+    created_at: i64,
+}
+
+impl TryFrom<DecisionRow> for Decision {
+    type Error = StoreError;
+
+    fn try_from(row: DecisionRow) -> Result<Self, StoreError> {
+        let index = |value: Option<i64>| value.map(|v| count("decision option", v)).transpose();
+        Ok(Decision {
+            id: DecisionId::new(row.id),
+            task_id: row.task_id.map(TaskId::new),
+            objective_id: row.objective_id.map(ObjectiveId::new),
+            question: row.question,
+            context_summary: row.context_summary,
+            options: row.options.0,
+            recommended: index(row.recommended)?,
+            urgency: parse_text("decision urgency", &row.urgency)?,
+            status: parse_text("decision status", &row.status)?,
+            timeout_at: from_opt_ms(row.timeout_at)?,
+            auto_decision: index(row.auto_decision)?,
+            response: index(row.response)?,
+            responded_by: row.responded_by,
+            responded_at: from_opt_ms(row.responded_at)?,
+            created_at: from_ms(row.created_at)?,
+        })
+    }
+}
+
+impl Store {
+    /// Records a `pending` decision. Options are checked: at least two, and
+    /// the recommended and automatic choices must name one of them.
+    pub async fn create_decision(
+        &self,
+        new: &NewDecision,
+        now: DateTime<Utc>,
+    ) -> Result<Decision, StoreError> {
+        check_options(new)?;
+        let as_stored = |index: Option<usize>| index.map(super::time::stored);
+        let id: i64 = with_pool!(self, |pool| {
+            sqlx::query_scalar(
+                "INSERT INTO decisions (task_id, objective_id, question, context_summary, options, \
+                 recommended, urgency, status, timeout_at, auto_decision, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+            )
+            .bind(new.task_id.map(TaskId::get))
+            .bind(new.objective_id.map(ObjectiveId::get))
+            .bind(new.question.as_str())
+            .bind(new.context_summary.as_str())
+            .bind(Json(&new.options))
+            .bind(as_stored(new.recommended))
+            .bind(new.urgency.as_str())
+            .bind(DecisionStatus::Pending.as_str())
+            .bind(new.timeout_at.map(to_ms))
+            .bind(as_stored(new.auto_decision))
+            .bind(to_ms(now))
+            .fetch_one(pool)
+            .await
+        })?;
+        self.decision(DecisionId::new(id)).await
+    }
+
+    /// The decision with this id.
+    pub async fn decision(&self, id: DecisionId) -> Result<Decision, StoreError> {
+        let row: Option<DecisionRow> = with_pool!(self, |pool| {
+            sqlx::query_as(SELECT_DECISION)
+                .bind(id.get())
+                .fetch_optional(pool)
+                .await
+        })?;
+        row.ok_or(StoreError::NotFound {
+            kind: "decision",
+            id: id.get(),
+        })?
+        .try_into()
+    }
+
+    /// Records the CEO's answer. Only a pending decision can be answered:
+    /// a second tap, or a tap after the timeout, is refused.
+    pub async fn answer_decision(
+        &self,
+        id: DecisionId,
+        answer: &DecisionAnswer,
+        now: DateTime<Utc>,
+    ) -> Result<Decision, StoreError> {
+        let current = self.decision(id).await?;
+        if answer.option >= current.options.len() {
+            return Err(StoreError::Invalid(format!(
+                "decision #{id} has {} options; option {} does not exist",
+                current.options.len(),
+                answer.option + 1
+            )));
+        }
+        let updated = with_pool!(self, |pool| {
+            sqlx::query(
+                "UPDATE decisions SET status = $1, response = $2, responded_by = $3, \
+                 responded_at = $4 WHERE id = $5 AND status = $6",
+            )
+            .bind(DecisionStatus::Answered.as_str())
+            .bind(super::time::stored(answer.option))
+            .bind(answer.by.as_str())
+            .bind(to_ms(now))
+            .bind(id.get())
+            .bind(DecisionStatus::Pending.as_str())
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+        })?;
+        if updated == 0 {
+            let current = self.decision(id).await?;
+            return Err(StoreError::IllegalTransition {
+                kind: "decision",
+                id: id.get(),
+                from: current.status.to_string(),
+                to: DecisionStatus::Answered.to_string(),
+            });
+        }
+        self.decision(id).await
+    }
+
+    /// Applies the automatic choice of every pending decision whose timeout
+    /// has passed, and returns them so the CEO can be told.
+    pub async fn time_out_due_decisions(&self, now: DateTime<Utc>) -> Result<Vec<Decision>, StoreError> {
+        let rows: Vec<DecisionRow> = with_pool!(self, |pool| {
+            sqlx::query_as(TIME_OUT_DUE)
+                .bind(DecisionStatus::TimedOut.as_str())
+                .bind(TIMEOUT_RESPONDER)
+                .bind(to_ms(now))
+                .bind(DecisionStatus::Pending.as_str())
+                .fetch_all(pool)
+                .await
+        })?;
+        let mut decisions = rows
+            .into_iter()
+            .map(Decision::try_from)
+            .collect::<Result<Vec<_>, _>>()?;
+        decisions.sort_by_key(|d| d.id);
+        Ok(decisions)
+    }
+}
+
+fn check_options(new: &NewDecision) -> Result<(), StoreError> {
+    let options = new.options.len();
+    if options < 2 {
+        return Err(StoreError::Invalid("a decision needs at least two options".into()));
+    }
+    let out_of_range = |index: Option<usize>| index.is_some_and(|i| i >= options);
+    if out_of_range(new.recommended) || out_of_range(new.auto_decision) {
+        return Err(StoreError::Invalid(
+            "the recommended and automatic choices must be among the options".into(),
+        ));
+    }
+    if new.timeout_at.is_some() && new.auto_decision.is_none() {
+        return Err(StoreError::Invalid(
+            "a decision with a timeout needs an automatic choice".into(),
+        ));
+    }
+    Ok(())
+}
