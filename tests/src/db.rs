@@ -82,10 +82,14 @@ impl TestDb {
     pub async fn execute(&self, sql: &str) -> Result<u64, sqlx::Error> {
         let sql = sqlx::AssertSqlSafe(sql.to_owned());
         match &self.raw {
-            RawPool::Sqlite(pool) => sqlx::query(sql).execute(pool).await.map(|r| r.rows_affected()),
-            RawPool::Postgres(pool) => {
-                sqlx::query(sql).execute(pool).await.map(|r| r.rows_affected())
-            }
+            RawPool::Sqlite(pool) => sqlx::query(sql)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected()),
+            RawPool::Postgres(pool) => sqlx::query(sql)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected()),
         }
     }
 

@@ -2,6 +2,8 @@
 //! always, on PostgreSQL when `ULIAS_TEST_POSTGRES_URL` is set. Each test
 //! gets a fresh database (SQLite) or schema (PostgreSQL).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+
 use std::collections::HashSet;
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
@@ -103,23 +105,49 @@ fn is_illegal(error: &StoreError, from: &str, to: &str) -> bool {
 }
 
 async fn migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing(db: &TestDb) {
-    assert!(db.tables().await.is_empty(), "a fresh database has no tables");
+    assert!(
+        db.tables().await.is_empty(),
+        "a fresh database has no tables"
+    );
 
     let first = db.store.migrate().await.unwrap();
     assert_eq!(first.applied_now.len(), first.total);
     assert!(first.total >= 1);
     let tables = db.tables().await;
     for expected in [
-        "objectives", "tasks", "task_dependencies", "messages", "decisions", "validations",
-        "publications", "log_entries", "operations", "operation_files", "assets", "metrics",
-        "lessons", "ceo_profile", "ceo_interactions", "prompt_versions", "routing_rules",
-        "schedules", "admin_audit", "dialogues",
+        "objectives",
+        "tasks",
+        "task_dependencies",
+        "messages",
+        "decisions",
+        "validations",
+        "publications",
+        "log_entries",
+        "operations",
+        "operation_files",
+        "assets",
+        "metrics",
+        "lessons",
+        "ceo_profile",
+        "ceo_interactions",
+        "prompt_versions",
+        "routing_rules",
+        "schedules",
+        "admin_audit",
+        "dialogues",
     ] {
-        assert!(tables.contains(&expected.to_owned()), "missing table {expected}");
+        assert!(
+            tables.contains(&expected.to_owned()),
+            "missing table {expected}"
+        );
     }
 
     let second = db.store.migrate().await.unwrap();
-    assert!(second.applied_now.is_empty(), "second run applied {:?}", second.applied_now);
+    assert!(
+        second.applied_now.is_empty(),
+        "second run applied {:?}",
+        second.applied_now
+    );
     assert_eq!(db.tables().await, tables);
 }
 
@@ -129,10 +157,18 @@ async fn every_status_the_code_knows_is_accepted_by_the_schema_and_no_other(db: 
         let sql = format!(
             "INSERT INTO objectives (title, status, created_at) VALUES ('x', '{status}', 0)"
         );
-        assert_eq!(db.execute(&sql).await.unwrap(), 1, "objective status {status}");
+        assert_eq!(
+            db.execute(&sql).await.unwrap(),
+            1,
+            "objective status {status}"
+        );
     }
     for status in TaskStatus::ALL {
-        let lease = if *status == TaskStatus::Running { "'w', 1" } else { "NULL, NULL" };
+        let lease = if *status == TaskStatus::Running {
+            "'w', 1"
+        } else {
+            "NULL, NULL"
+        };
         let sql = format!(
             "INSERT INTO tasks (agent, team, title, status, due_at, lease_owner, \
              lease_expires_at, created_at) VALUES ('coder', 'ops', 'x', '{status}', 0, {lease}, 0)"
@@ -143,14 +179,22 @@ async fn every_status_the_code_knows_is_accepted_by_the_schema_and_no_other(db: 
         let sql = format!(
             "INSERT INTO decisions (question, status, created_at) VALUES ('q', '{status}', 0)"
         );
-        assert_eq!(db.execute(&sql).await.unwrap(), 1, "decision status {status}");
+        assert_eq!(
+            db.execute(&sql).await.unwrap(),
+            1,
+            "decision status {status}"
+        );
     }
     for status in ValidationStatus::ALL {
         let sql = format!(
             "INSERT INTO validations (kind, target, payload, status, created_at) \
              VALUES ('post', 'x', '{{}}', '{status}', 0)"
         );
-        assert_eq!(db.execute(&sql).await.unwrap(), 1, "validation status {status}");
+        assert_eq!(
+            db.execute(&sql).await.unwrap(),
+            1,
+            "validation status {status}"
+        );
     }
 
     let refused = [
@@ -174,35 +218,65 @@ async fn claiming_a_task_writes_its_lease_its_attempt_and_its_start(db: &TestDb)
     let store = db.migrated().await;
     let task = queued_task(store, "write the endpoint").await;
     assert_eq!(task.status, TaskStatus::Queued);
-    assert_eq!((task.attempts, task.lease.as_ref(), task.started_at), (0, None, None));
+    assert_eq!(
+        (task.attempts, task.lease.as_ref(), task.started_at),
+        (0, None, None)
+    );
 
     let now = t0() + minutes(1);
-    let claimed = store.claim_next_task("worker-a", now, minutes(10)).await.unwrap().unwrap();
+    let claimed = store
+        .claim_next_task("worker-a", now, minutes(10))
+        .await
+        .unwrap()
+        .unwrap();
 
     assert_eq!(claimed.id, task.id);
     assert_eq!(claimed.status, TaskStatus::Running);
     assert_eq!(claimed.attempts, 1);
     let lease = claimed.lease.clone().unwrap();
-    assert_eq!((lease.owner.as_str(), lease.expires_at), ("worker-a", now + minutes(10)));
+    assert_eq!(
+        (lease.owner.as_str(), lease.expires_at),
+        ("worker-a", now + minutes(10))
+    );
     assert_eq!(claimed.started_at, Some(now));
-    assert_eq!(store.task(task.id).await.unwrap(), claimed, "what is returned is what is stored");
-    assert!(store.claim_next_task("worker-b", now, minutes(10)).await.unwrap().is_none());
+    assert_eq!(
+        store.task(task.id).await.unwrap(),
+        claimed,
+        "what is returned is what is stored"
+    );
+    assert!(
+        store
+            .claim_next_task("worker-b", now, minutes(10))
+            .await
+            .unwrap()
+            .is_none()
+    );
 }
 
 async fn completing_a_task_records_its_outcome_and_releases_the_lease(db: &TestDb) {
     let store = db.migrated().await;
     queued_task(store, "review").await;
-    let claimed = store.claim_next_task("w", t0(), minutes(10)).await.unwrap().unwrap();
+    let claimed = store
+        .claim_next_task("w", t0(), minutes(10))
+        .await
+        .unwrap()
+        .unwrap();
 
     let done_at = t0() + minutes(4);
-    let done = store.complete_task(claimed.id, "w", &outcome(), done_at).await.unwrap();
+    let done = store
+        .complete_task(claimed.id, "w", &outcome(), done_at)
+        .await
+        .unwrap();
 
     assert_eq!(done.status, TaskStatus::Completed);
     assert_eq!(done.lease, None);
     assert_eq!(done.result, Some(json!({"summary": "done"})));
     assert_eq!(done.confidence, Some(0.82));
     assert_eq!(done.model.as_deref(), Some("devstral-small-2"));
-    assert_eq!((done.tokens_in, done.tokens_out, done.iterations), (1200, 300, 3));
+    assert_eq!(
+        (done.tokens_in, done.tokens_out, done.iterations),
+        (1200, 300, 3)
+    );
     assert_eq!(done.cloud_equivalent_cost, Usd::from_micros(8_100));
     assert_eq!(done.duration_ms, 4_500);
     assert_eq!(done.completed_at, Some(done_at));
@@ -211,13 +285,25 @@ async fn completing_a_task_records_its_outcome_and_releases_the_lease(db: &TestD
 async fn a_worker_that_lost_its_lease_cannot_finish_the_task(db: &TestDb) {
     let store = db.migrated().await;
     queued_task(store, "deploy").await;
-    let task = store.claim_next_task("slow", t0(), minutes(10)).await.unwrap().unwrap();
+    let task = store
+        .claim_next_task("slow", t0(), minutes(10))
+        .await
+        .unwrap()
+        .unwrap();
     // The lease expires, the task is requeued and another worker takes it.
-    store.requeue_expired_leases(t0() + minutes(11)).await.unwrap();
-    let retaken = store.claim_next_task("fast", t0() + minutes(12), minutes(10)).await.unwrap();
+    store
+        .requeue_expired_leases(t0() + minutes(11))
+        .await
+        .unwrap();
+    let retaken = store
+        .claim_next_task("fast", t0() + minutes(12), minutes(10))
+        .await
+        .unwrap();
     assert_eq!(retaken.map(|t| t.id), Some(task.id));
 
-    let late = store.complete_task(task.id, "slow", &outcome(), t0() + minutes(13)).await;
+    let late = store
+        .complete_task(task.id, "slow", &outcome(), t0() + minutes(13))
+        .await;
 
     assert!(matches!(late, Err(StoreError::LeaseLost { ref worker, .. }) if worker == "slow"));
     let stored = store.task(task.id).await.unwrap();
@@ -228,7 +314,10 @@ async fn a_worker_that_lost_its_lease_cannot_finish_the_task(db: &TestDb) {
 
 async fn illegal_task_transitions_are_refused_and_change_nothing(db: &TestDb) {
     let store = db.migrated().await;
-    let pending = store.create_task(&new_task("later", t0() + minutes(60)), t0()).await.unwrap();
+    let pending = store
+        .create_task(&new_task("later", t0() + minutes(60)), t0())
+        .await
+        .unwrap();
 
     // Only a blocked task can be unblocked.
     let error = store
@@ -237,7 +326,10 @@ async fn illegal_task_transitions_are_refused_and_change_nothing(db: &TestDb) {
         .unwrap_err();
     assert!(is_illegal(&error, "pending", "queued"), "{error}");
     // Blocked never goes back to pending.
-    let error = store.unblock_task(pending.id, TaskStatus::Pending, None, t0()).await.unwrap_err();
+    let error = store
+        .unblock_task(pending.id, TaskStatus::Pending, None, t0())
+        .await
+        .unwrap_err();
     assert!(is_illegal(&error, "blocked", "pending"), "{error}");
 
     store.cancel_task(pending.id, t0()).await.unwrap();
@@ -247,36 +339,70 @@ async fn illegal_task_transitions_are_refused_and_change_nothing(db: &TestDb) {
     assert_eq!(stored.status, TaskStatus::Cancelled);
     assert_eq!(stored.completed_at, Some(t0()));
 
-    let missing = store.cancel_task(TaskId::new(9_999), t0()).await.unwrap_err();
-    assert!(matches!(missing, StoreError::NotFound { kind: "task", id: 9_999 }));
+    let missing = store
+        .cancel_task(TaskId::new(9_999), t0())
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        missing,
+        StoreError::NotFound {
+            kind: "task",
+            id: 9_999
+        }
+    ));
 }
 
 async fn objective_transitions_stamp_their_times_and_refuse_to_leave_a_final_status(db: &TestDb) {
     let store = db.migrated().await;
     let objective = store
-        .create_objective(&NewObjective::from_ceo("Back up o2switch", "rsync the configs"), t0())
+        .create_objective(
+            &NewObjective::from_ceo("Back up o2switch", "rsync the configs"),
+            t0(),
+        )
         .await
         .unwrap();
     assert_eq!(objective.status, ObjectiveStatus::Pending);
 
     let started = store
-        .set_objective_status(objective.id, ObjectiveStatus::InProgress, Default::default(), t0() + minutes(1))
+        .set_objective_status(
+            objective.id,
+            ObjectiveStatus::InProgress,
+            Default::default(),
+            t0() + minutes(1),
+        )
         .await
         .unwrap();
     assert_eq!(started.started_at, Some(t0() + minutes(1)));
     assert_eq!(started.completed_at, None);
 
-    let update = ObjectiveUpdate { result: Some(json!({"copied": 3})), error: None };
+    let update = ObjectiveUpdate {
+        result: Some(json!({"copied": 3})),
+        error: None,
+    };
     let done = store
-        .set_objective_status(objective.id, ObjectiveStatus::Completed, update, t0() + minutes(9))
+        .set_objective_status(
+            objective.id,
+            ObjectiveStatus::Completed,
+            update,
+            t0() + minutes(9),
+        )
         .await
         .unwrap();
     assert_eq!(done.completed_at, Some(t0() + minutes(9)));
-    assert_eq!(done.started_at, Some(t0() + minutes(1)), "the start is kept");
+    assert_eq!(
+        done.started_at,
+        Some(t0() + minutes(1)),
+        "the start is kept"
+    );
     assert_eq!(done.result, Some(json!({"copied": 3})));
 
     let error = store
-        .set_objective_status(objective.id, ObjectiveStatus::InProgress, Default::default(), t0())
+        .set_objective_status(
+            objective.id,
+            ObjectiveStatus::InProgress,
+            Default::default(),
+            t0(),
+        )
         .await
         .unwrap_err();
     assert!(is_illegal(&error, "completed", "in_progress"), "{error}");
@@ -291,31 +417,64 @@ async fn a_failed_run_is_retried_until_its_attempts_are_spent(db: &TestDb) {
     let task = store.create_task(&new, t0()).await.unwrap();
     store.promote_ready_tasks(t0()).await.unwrap();
 
-    store.claim_next_task("w", t0(), minutes(5)).await.unwrap().unwrap();
-    let first = store.retry_task(task.id, "w", "model timed out", t0()).await.unwrap();
+    store
+        .claim_next_task("w", t0(), minutes(5))
+        .await
+        .unwrap()
+        .unwrap();
+    let first = store
+        .retry_task(task.id, "w", "model timed out", t0())
+        .await
+        .unwrap();
     assert_eq!(first, TaskStatus::Queued);
     let requeued = store.task(task.id).await.unwrap();
-    assert_eq!((requeued.attempts, requeued.error.as_deref()), (1, Some("model timed out")));
+    assert_eq!(
+        (requeued.attempts, requeued.error.as_deref()),
+        (1, Some("model timed out"))
+    );
     assert_eq!(requeued.lease, None);
 
-    store.claim_next_task("w", t0() + minutes(1), minutes(5)).await.unwrap().unwrap();
-    let second = store.retry_task(task.id, "w", "model timed out again", t0() + minutes(2)).await.unwrap();
+    store
+        .claim_next_task("w", t0() + minutes(1), minutes(5))
+        .await
+        .unwrap()
+        .unwrap();
+    let second = store
+        .retry_task(task.id, "w", "model timed out again", t0() + minutes(2))
+        .await
+        .unwrap();
     assert_eq!(second, TaskStatus::Failed);
     let failed = store.task(task.id).await.unwrap();
     assert_eq!(failed.attempts, 2);
     assert_eq!(failed.completed_at, Some(t0() + minutes(2)));
-    assert!(store.claim_next_task("w", t0() + minutes(3), minutes(5)).await.unwrap().is_none());
+    assert!(
+        store
+            .claim_next_task("w", t0() + minutes(3), minutes(5))
+            .await
+            .unwrap()
+            .is_none()
+    );
 }
 
 async fn an_expired_lease_returns_the_task_to_the_queue_with_its_attempt_counted(db: &TestDb) {
     let store = db.migrated().await;
     let task = queued_task(store, "crashes mid-run").await;
-    store.claim_next_task("crashed", t0(), minutes(10)).await.unwrap().unwrap();
+    store
+        .claim_next_task("crashed", t0(), minutes(10))
+        .await
+        .unwrap()
+        .unwrap();
 
-    let early = store.requeue_expired_leases(t0() + minutes(9)).await.unwrap();
+    let early = store
+        .requeue_expired_leases(t0() + minutes(9))
+        .await
+        .unwrap();
     assert!(early.requeued.is_empty(), "a live lease is left alone");
 
-    let expired = store.requeue_expired_leases(t0() + minutes(11)).await.unwrap();
+    let expired = store
+        .requeue_expired_leases(t0() + minutes(11))
+        .await
+        .unwrap();
     assert_eq!(expired.requeued, vec![task.id]);
     assert!(expired.failed.is_empty());
     let back = store.task(task.id).await.unwrap();
@@ -324,26 +483,58 @@ async fn an_expired_lease_returns_the_task_to_the_queue_with_its_attempt_counted
     assert_eq!(back.lease, None);
     assert!(back.error.unwrap().contains("lease expired"));
 
-    let again = store.claim_next_task("healthy", t0() + minutes(12), minutes(10)).await.unwrap();
+    let again = store
+        .claim_next_task("healthy", t0() + minutes(12), minutes(10))
+        .await
+        .unwrap();
     assert_eq!(again.map(|t| (t.id, t.attempts)), Some((task.id, 2)));
 }
 
 async fn a_task_is_queued_only_once_due_and_once_its_dependencies_are_completed(db: &TestDb) {
     let store = db.migrated().await;
-    let first = store.create_task(&new_task("scan", t0()), t0()).await.unwrap();
+    let first = store
+        .create_task(&new_task("scan", t0()), t0())
+        .await
+        .unwrap();
     let mut second = new_task("report", t0() + minutes(30));
     second.depends_on = vec![first.id];
     let second = store.create_task(&second, t0()).await.unwrap();
     assert_eq!(second.depends_on, vec![first.id]);
 
-    assert_eq!(store.promote_ready_tasks(t0()).await.unwrap(), vec![first.id]);
-    store.claim_next_task("w", t0(), minutes(10)).await.unwrap().unwrap();
+    assert_eq!(
+        store.promote_ready_tasks(t0()).await.unwrap(),
+        vec![first.id]
+    );
+    store
+        .claim_next_task("w", t0(), minutes(10))
+        .await
+        .unwrap()
+        .unwrap();
 
     // Due, but its dependency is still running.
-    assert!(store.promote_ready_tasks(t0() + minutes(31)).await.unwrap().is_empty());
-    store.complete_task(first.id, "w", &outcome(), t0() + minutes(32)).await.unwrap();
-    assert_eq!(store.promote_ready_tasks(t0() + minutes(32)).await.unwrap(), vec![second.id]);
-    assert!(store.promote_ready_tasks(t0() + minutes(33)).await.unwrap().is_empty(), "queued once");
+    assert!(
+        store
+            .promote_ready_tasks(t0() + minutes(31))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    store
+        .complete_task(first.id, "w", &outcome(), t0() + minutes(32))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.promote_ready_tasks(t0() + minutes(32)).await.unwrap(),
+        vec![second.id]
+    );
+    assert!(
+        store
+            .promote_ready_tasks(t0() + minutes(33))
+            .await
+            .unwrap()
+            .is_empty(),
+        "queued once"
+    );
 }
 
 async fn a_dependency_on_a_missing_task_is_refused(db: &TestDb) {
@@ -351,8 +542,15 @@ async fn a_dependency_on_a_missing_task_is_refused(db: &TestDb) {
     let mut orphan = new_task("orphan", t0());
     orphan.depends_on = vec![TaskId::new(4_242)];
     let error = store.create_task(&orphan, t0()).await.unwrap_err();
-    assert!(matches!(&error, StoreError::Invalid(m) if m.contains("#4242")), "{error}");
-    assert_eq!(db.scalar("SELECT COUNT(*) FROM tasks").await, 0, "nothing half-created");
+    assert!(
+        matches!(&error, StoreError::Invalid(m) if m.contains("#4242")),
+        "{error}"
+    );
+    assert_eq!(
+        db.scalar("SELECT COUNT(*) FROM tasks").await,
+        0,
+        "nothing half-created"
+    );
 }
 
 async fn the_highest_priority_is_claimed_first(db: &TestDb) {
@@ -374,7 +572,10 @@ async fn two_concurrent_claimers_never_get_the_same_task(db: &TestDb) {
     let store = db.migrated().await;
     const TASKS: usize = 60;
     for i in 0..TASKS {
-        store.create_task(&new_task(&format!("task {i}"), t0()), t0()).await.unwrap();
+        store
+            .create_task(&new_task(&format!("task {i}"), t0()), t0())
+            .await
+            .unwrap();
     }
     store.promote_ready_tasks(t0()).await.unwrap();
 
@@ -384,8 +585,15 @@ async fn two_concurrent_claimers_never_get_the_same_task(db: &TestDb) {
         let store = db.another_store().await;
         claimers.push(tokio::spawn(async move {
             let mut claimed = Vec::new();
-            while let Some(task) = store.claim_next_task(worker, t0(), minutes(10)).await.unwrap() {
-                store.complete_task(task.id, worker, &outcome(), t0()).await.unwrap();
+            while let Some(task) = store
+                .claim_next_task(worker, t0(), minutes(10))
+                .await
+                .unwrap()
+            {
+                store
+                    .complete_task(task.id, worker, &outcome(), t0())
+                    .await
+                    .unwrap();
                 claimed.push(task.id);
                 tokio::task::yield_now().await;
             }
@@ -399,17 +607,31 @@ async fn two_concurrent_claimers_never_get_the_same_task(db: &TestDb) {
 
     let all: Vec<TaskId> = per_worker.concat();
     let unique: HashSet<TaskId> = all.iter().copied().collect();
-    assert_eq!(all.len(), TASKS, "every task claimed exactly once: {per_worker:?}");
+    assert_eq!(
+        all.len(),
+        TASKS,
+        "every task claimed exactly once: {per_worker:?}"
+    );
     assert_eq!(unique.len(), TASKS, "no task claimed twice");
-    assert!(per_worker.iter().all(|claimed| !claimed.is_empty()), "both claimers worked");
+    assert!(
+        per_worker.iter().all(|claimed| !claimed.is_empty()),
+        "both claimers worked"
+    );
     assert_eq!(db.scalar("SELECT MAX(attempts) FROM tasks").await, 1);
 }
 
 async fn a_blocked_task_goes_back_to_the_queue_with_its_new_input(db: &TestDb) {
     let store = db.migrated().await;
     let task = queued_task(store, "draft the thread").await;
-    store.claim_next_task("w", t0(), minutes(5)).await.unwrap().unwrap();
-    let blocked = store.block_task(task.id, "w", &outcome(), t0() + minutes(1)).await.unwrap();
+    store
+        .claim_next_task("w", t0(), minutes(5))
+        .await
+        .unwrap()
+        .unwrap();
+    let blocked = store
+        .block_task(task.id, "w", &outcome(), t0() + minutes(1))
+        .await
+        .unwrap();
     assert_eq!(blocked.status, TaskStatus::Blocked);
     assert_eq!(blocked.lease, None);
 
@@ -437,26 +659,60 @@ async fn a_decision_is_answered_once_and_times_out_to_its_automatic_choice(db: &
         auto_decision: Some(1),
     };
     let answered = store.create_decision(&ask("Deploy?"), t0()).await.unwrap();
-    let silent = store.create_decision(&ask("Purge logs?"), t0()).await.unwrap();
+    let silent = store
+        .create_decision(&ask("Purge logs?"), t0())
+        .await
+        .unwrap();
 
-    let answer = DecisionAnswer { option: 0, by: "1001".into() };
-    let done = store.answer_decision(answered.id, &answer, t0() + minutes(5)).await.unwrap();
-    assert_eq!((done.status, done.response), (DecisionStatus::Answered, Some(0)));
+    let answer = DecisionAnswer {
+        option: 0,
+        by: "1001".into(),
+    };
+    let done = store
+        .answer_decision(answered.id, &answer, t0() + minutes(5))
+        .await
+        .unwrap();
+    assert_eq!(
+        (done.status, done.response),
+        (DecisionStatus::Answered, Some(0))
+    );
     assert_eq!(done.responded_by.as_deref(), Some("1001"));
-    let twice = store.answer_decision(answered.id, &answer, t0() + minutes(6)).await.unwrap_err();
+    let twice = store
+        .answer_decision(answered.id, &answer, t0() + minutes(6))
+        .await
+        .unwrap_err();
     assert!(is_illegal(&twice, "answered", "answered"), "{twice}");
-    let beyond = DecisionAnswer { option: 2, by: "1001".into() };
+    let beyond = DecisionAnswer {
+        option: 2,
+        by: "1001".into(),
+    };
     assert!(matches!(
         store.answer_decision(silent.id, &beyond, t0()).await,
         Err(StoreError::Invalid(_))
     ));
 
-    assert!(store.time_out_due_decisions(t0() + minutes(59)).await.unwrap().is_empty());
-    let timed_out = store.time_out_due_decisions(t0() + minutes(60)).await.unwrap();
+    assert!(
+        store
+            .time_out_due_decisions(t0() + minutes(59))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let timed_out = store
+        .time_out_due_decisions(t0() + minutes(60))
+        .await
+        .unwrap();
     assert_eq!(timed_out.len(), 1);
     assert_eq!(timed_out[0].id, silent.id);
-    assert_eq!((timed_out[0].status, timed_out[0].response), (DecisionStatus::TimedOut, Some(1)));
-    assert_eq!(store.decision(answered.id).await.unwrap(), done, "an answered decision never times out");
+    assert_eq!(
+        (timed_out[0].status, timed_out[0].response),
+        (DecisionStatus::TimedOut, Some(1))
+    );
+    assert_eq!(
+        store.decision(answered.id).await.unwrap(),
+        done,
+        "an answered decision never times out"
+    );
 }
 
 fn new_post() -> NewValidation {
@@ -473,8 +729,14 @@ async fn approving_twice_queues_one_publication(db: &TestDb) {
     let store = db.migrated().await;
     let validation = store.create_validation(&new_post(), t0()).await.unwrap();
 
-    store.approve_validation(validation.id, "2001", t0() + minutes(1)).await.unwrap();
-    let second = store.approve_validation(validation.id, "2002", t0() + minutes(2)).await.unwrap_err();
+    store
+        .approve_validation(validation.id, "2001", t0() + minutes(1))
+        .await
+        .unwrap();
+    let second = store
+        .approve_validation(validation.id, "2002", t0() + minutes(2))
+        .await
+        .unwrap_err();
 
     assert!(is_illegal(&second, "approved", "approved"), "{second}");
     let approved = store.validation(validation.id).await.unwrap();
@@ -514,7 +776,10 @@ async fn rejecting_keeps_the_reason_and_queues_nothing(db: &TestDb) {
     assert_eq!(rejected.status, ValidationStatus::Rejected);
     assert_eq!(rejected.rejection_reason.as_deref(), Some("wrong ticker"));
     assert_eq!(rejected.decided_at, Some(t0() + minutes(3)));
-    let approve = store.approve_validation(validation.id, "2002", t0()).await.unwrap_err();
+    let approve = store
+        .approve_validation(validation.id, "2002", t0())
+        .await
+        .unwrap_err();
     assert!(is_illegal(&approve, "rejected", "approved"), "{approve}");
     assert_eq!(db.scalar("SELECT COUNT(*) FROM publications").await, 0);
 }

@@ -38,7 +38,10 @@ pub fn summary(settings: &Settings, source: &SettingsSource) -> Vec<String> {
         ),
     ];
     lines.extend(telegram_lines(&settings.telegram));
-    lines.push(format!("models     {} pool(s)", settings.models.pools.len()));
+    lines.push(format!(
+        "models     {} pool(s)",
+        settings.models.pools.len()
+    ));
     for pool in &settings.models.pools {
         lines.push(format!(
             "  {:<9}{} at {} — {}, {} slot(s), {} protocol, ${}/${} per 1k tokens",
@@ -63,7 +66,11 @@ pub fn summary(settings: &Settings, source: &SettingsSource) -> Vec<String> {
         budgets.default_run_usd,
         budgets.objective_cap_usd,
         budgets.monthly_cloud_cap_usd,
-        if thresholds.is_empty() { "none".to_owned() } else { thresholds.join(", ") }
+        if thresholds.is_empty() {
+            "none".to_owned()
+        } else {
+            thresholds.join(", ")
+        }
     ));
     let ntfy = &settings.ntfy;
     lines.push(if ntfy.enabled() {
@@ -72,7 +79,11 @@ pub fn summary(settings: &Settings, source: &SettingsSource) -> Vec<String> {
             ntfy.topic,
             ntfy.server,
             ntfy.reply_topic,
-            if ntfy.token.is_some() { ", token set" } else { ", no token" }
+            if ntfy.token.is_some() {
+                ", token set"
+            } else {
+                ", no token"
+            }
         )
     } else {
         "ntfy       off (no topic)".to_owned()
@@ -130,7 +141,10 @@ mod tests {
         )
         .unwrap();
         let text = summary(&settings, &SettingsSource::Defaults).join("\n");
-        assert!(text.contains("PostgreSQL at postgres://ulias:***@db/ulias"), "{text}");
+        assert!(
+            text.contains("PostgreSQL at postgres://ulias:***@db/ulias"),
+            "{text}"
+        );
         assert!(!text.contains("hunter2"));
     }
 }

@@ -20,9 +20,17 @@ pub async fn run(settings: &Settings, out: &mut impl Write) -> anyhow::Result<Ou
     let url = redact_url(settings.database.url.expose_secret());
     tracing::info!(%url, applied = report.applied_now.len(), "database migrated");
     if report.applied_now.is_empty() {
-        writeln!(out, "{url}: schema up to date ({} migrations)", report.total)?;
+        writeln!(
+            out,
+            "{url}: schema up to date ({} migrations)",
+            report.total
+        )?;
     } else {
-        writeln!(out, "{url}: applied {} migration(s):", report.applied_now.len())?;
+        writeln!(
+            out,
+            "{url}: applied {} migration(s):",
+            report.applied_now.len()
+        )?;
         for migration in &report.applied_now {
             writeln!(out, "  {migration}")?;
         }

@@ -50,10 +50,27 @@ pub fn finish(outcome: anyhow::Result<Outcome>) -> ExitCode {
             ExitCode::from(NOT_BUILT_EXIT)
         }
         Err(error) => {
-            eprintln!("ulias: {error:#}");
+            eprintln!("ulias: {}", describe(&error));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes on one line. Some libraries repeat their cause
+/// in their own message; a cause already said is not said twice.
+pub fn describe(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let cause = cause.to_string();
+        if text.ends_with(&cause) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&cause);
+    }
+    text
 }
 
 fn load_settings(

@@ -9,7 +9,9 @@ use anyhow::Context;
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use serde_json::json;
 use ulias_core::clock::{Clock, ManualClock, SystemClock};
-use ulias_core::domain::{NewObjective, NewTask, ObjectiveSource, Task, TaskOutcome, TaskStatus, Team};
+use ulias_core::domain::{
+    NewObjective, NewTask, ObjectiveSource, Task, TaskOutcome, TaskStatus, Team,
+};
 use ulias_core::settings::{Settings, SettingsSource};
 use ulias_core::store::Store;
 
@@ -45,7 +47,11 @@ pub async fn run(
     let clock = ManualClock::new(start);
     let store = Store::connect("sqlite::memory:", 1).await?;
     let migrations = store.migrate().await?;
-    writeln!(out, "Ulias simulation — {} day(s) from {start} (simulated clock)", args.days)?;
+    writeln!(
+        out,
+        "Ulias simulation — {} day(s) from {start} (simulated clock)",
+        args.days
+    )?;
     writeln!(out, "settings   {source}: valid")?;
     writeln!(
         out,
@@ -54,9 +60,17 @@ pub async fn run(
     )?;
 
     let tasks = plan_rehearsal(&store, &clock, args.days).await?;
-    let tally = drive(&store, &clock, start + TimeDelta::days(i64::from(args.days))).await?;
+    let tally = drive(
+        &store,
+        &clock,
+        start + TimeDelta::days(i64::from(args.days)),
+    )
+    .await?;
     let all = store.tasks_of_objective(tasks).await?;
-    let done = all.iter().filter(|t| t.status == TaskStatus::Completed).count();
+    let done = all
+        .iter()
+        .filter(|t| t.status == TaskStatus::Completed)
+        .count();
 
     writeln!(
         out,
@@ -68,7 +82,10 @@ pub async fn run(
         tally.late,
         tally.leases_recovered
     )?;
-    writeln!(out, "cost       $0.0000 — no model was called: agents are not built yet")?;
+    writeln!(
+        out,
+        "cost       $0.0000 — no model was called: agents are not built yet"
+    )?;
     writeln!(
         out,
         "not simulated yet (not built): agents and model calls, the Director and the takeover \

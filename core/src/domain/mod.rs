@@ -9,10 +9,11 @@ mod kinds;
 mod records;
 mod status;
 
+pub use crate::text_enum::UnknownVariant;
 pub use ids::{DecisionId, ObjectiveId, OperationId, PublicationId, TaskId, ValidationId};
 pub use kinds::{
-    AgentName, InvalidAgentName, MessageRole, ObjectiveSource, Pipeline, Priority, PublicationTarget,
-    Team, Urgency, ValidationKind,
+    AgentName, InvalidAgentName, MessageRole, ObjectiveSource, Pipeline, Priority,
+    PublicationTarget, Team, Urgency, ValidationKind,
 };
 pub use records::{
     Decision, DecisionAnswer, Lease, NewDecision, NewObjective, NewTask, NewValidation, Objective,
@@ -21,4 +22,3 @@ pub use records::{
 pub use status::{
     DecisionStatus, ObjectiveStatus, PublicationStatus, Status, TaskStatus, ValidationStatus,
 };
-pub use crate::text_enum::UnknownVariant;

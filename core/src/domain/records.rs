@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::{
     AgentName, DecisionId, DecisionStatus, ObjectiveId, ObjectiveSource, ObjectiveStatus,
-    OperationId, Pipeline, Priority, PublicationTarget, TaskId, TaskStatus, Team, Urgency, ValidationId,
-    ValidationKind, ValidationStatus,
+    OperationId, Pipeline, Priority, PublicationTarget, TaskId, TaskStatus, Team, Urgency,
+    ValidationId, ValidationKind, ValidationStatus,
 };
 use crate::money::Usd;
 
@@ -115,7 +115,12 @@ pub struct NewTask {
 impl NewTask {
     /// A direct task for `agent`, due at `due_at`, with default priority,
     /// no dependencies and three attempts.
-    pub fn new(agent: AgentName, team: Team, title: impl Into<String>, due_at: DateTime<Utc>) -> Self {
+    pub fn new(
+        agent: AgentName,
+        team: Team,
+        title: impl Into<String>,
+        due_at: DateTime<Utc>,
+    ) -> Self {
         Self {
             objective_id: None,
             operation_id: None,

@@ -57,7 +57,7 @@ impl fmt::Display for Problem {
 #[non_exhaustive]
 pub enum SettingsError {
     /// The file could not be read.
-    #[error("cannot read the settings file {path}: {source}")]
+    #[error("cannot read the settings file {path}")]
     Read {
         /// The file.
         path: PathBuf,
@@ -134,10 +134,12 @@ impl Settings {
         source_name: &str,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Settings, SettingsError> {
-        let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| SettingsError::Syntax {
-            source_name: source_name.to_owned(),
-            message: e.to_string(),
-        })?;
+        let mut table: toml::Table =
+            text.parse()
+                .map_err(|e: toml::de::Error| SettingsError::Syntax {
+                    source_name: source_name.to_owned(),
+                    message: e.to_string(),
+                })?;
         let invalid = |problems| SettingsError::Invalid {
             source_name: source_name.to_owned(),
             problems,
@@ -250,8 +252,12 @@ fn deserialize_problem(
     origins: &BTreeMap<String, String>,
 ) -> Problem {
     let key = error.path().to_string();
-    let key = if key == "." { "(top level)".to_owned() } else { key };
-    let mut message = error.inner().to_string().trim().to_owned();
+    let key = if key == "." {
+        "(top level)".to_owned()
+    } else {
+        key
+    };
+    let mut message = error.inner().message().trim().to_owned();
     if let Some(var) = origins.get(&key) {
         message.push_str(&format!(" (from environment variable {var})"));
     }

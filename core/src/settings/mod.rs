@@ -14,8 +14,10 @@ pub use load::{ENV_PREFIX, Problem, SettingsError, SettingsSource};
 
 text_enum! {
     /// The language of every text the bot sends.
+    #[derive(Default)]
     pub enum Locale as "locale" {
         /// French, the default.
+        #[default]
         Fr => "fr",
         /// English.
         En => "en",
@@ -82,12 +84,6 @@ pub struct Settings {
     pub budgets: BudgetSettings,
     /// Push notifications and A/B/C answers.
     pub ntfy: NtfySettings,
-}
-
-impl Default for Locale {
-    fn default() -> Self {
-        Self::Fr
-    }
 }
 
 /// Where the store lives.
@@ -365,3 +361,6 @@ fn default_slots() -> u32 {
 fn default_protocol() -> ToolProtocol {
     ToolProtocol::Json
 }
+
+#[cfg(test)]
+mod tests;

@@ -117,14 +117,21 @@ fn check_groups(telegram: &TelegramSettings, problems: &mut Problems) {
         problems.check(
             group.chat_id < 0,
             key("chat_id"),
-            format!("{} is not a group id (group ids are negative)", group.chat_id),
+            format!(
+                "{} is not a group id (group ids are negative)",
+                group.chat_id
+            ),
         );
         problems.check(
             seen.insert(group.chat_id),
             key("chat_id"),
             format!("group {} is listed twice", group.chat_id),
         );
-        problems.check(!group.name.trim().is_empty(), key("name"), "expected a name");
+        problems.check(
+            !group.name.trim().is_empty(),
+            key("name"),
+            "expected a name",
+        );
         problems.check(
             (2..=10_000).contains(&group.raid_joins_per_minute),
             key("raid_joins_per_minute"),
@@ -151,17 +158,17 @@ fn check_models(models: &ModelSettings, problems: &mut Problems) {
     let mut names = HashSet::new();
     for (i, pool) in models.pools.iter().enumerate() {
         let key = |field: &str| format!("models.pools[{i}].{field}");
-        problems.check(
-            !pool.name.trim().is_empty(),
-            key("name"),
-            "expected a name",
-        );
+        problems.check(!pool.name.trim().is_empty(), key("name"), "expected a name");
         problems.check(
             names.insert(pool.name.as_str()),
             key("name"),
             format!("pool `{}` is declared twice", pool.name),
         );
-        problems.check(!pool.model.trim().is_empty(), key("model"), "expected a model name");
+        problems.check(
+            !pool.model.trim().is_empty(),
+            key("model"),
+            "expected a model name",
+        );
         problems.check(
             matches!(pool.base_url.scheme(), "http" | "https"),
             key("base_url"),
@@ -196,7 +203,10 @@ fn check_budgets(budgets: &BudgetSettings, problems: &mut Problems) {
     let amounts = [
         ("budgets.default_run_usd", budgets.default_run_usd),
         ("budgets.objective_cap_usd", budgets.objective_cap_usd),
-        ("budgets.monthly_cloud_cap_usd", budgets.monthly_cloud_cap_usd),
+        (
+            "budgets.monthly_cloud_cap_usd",
+            budgets.monthly_cloud_cap_usd,
+        ),
     ];
     for (key, amount) in amounts {
         problems.check(
@@ -231,7 +241,10 @@ fn check_budgets(budgets: &BudgetSettings, problems: &mut Problems) {
 }
 
 fn check_ntfy(ntfy: &NtfySettings, problems: &mut Problems) {
-    for (key, topic) in [("ntfy.topic", &ntfy.topic), ("ntfy.reply_topic", &ntfy.reply_topic)] {
+    for (key, topic) in [
+        ("ntfy.topic", &ntfy.topic),
+        ("ntfy.reply_topic", &ntfy.reply_topic),
+    ] {
         problems.check(
             topic.is_empty() || is_topic(topic),
             key,

@@ -17,7 +17,11 @@ macro_rules! decision_columns {
     };
 }
 
-const SELECT_DECISION: &str = concat!("SELECT ", decision_columns!(), " FROM decisions WHERE id = $1");
+const SELECT_DECISION: &str = concat!(
+    "SELECT ",
+    decision_columns!(),
+    " FROM decisions WHERE id = $1"
+);
 
 const TIME_OUT_DUE: &str = concat!(
     "UPDATE decisions SET status = $1, response = auto_decision, responded_by = $2, \
@@ -165,7 +169,10 @@ impl Store {
 
     /// Applies the automatic choice of every pending decision whose timeout
     /// has passed, and returns them so the CEO can be told.
-    pub async fn time_out_due_decisions(&self, now: DateTime<Utc>) -> Result<Vec<Decision>, StoreError> {
+    pub async fn time_out_due_decisions(
+        &self,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Decision>, StoreError> {
         let rows: Vec<DecisionRow> = with_pool!(self, |pool| {
             sqlx::query_as(TIME_OUT_DUE)
                 .bind(DecisionStatus::TimedOut.as_str())
@@ -187,7 +194,9 @@ impl Store {
 fn check_options(new: &NewDecision) -> Result<(), StoreError> {
     let options = new.options.len();
     if options < 2 {
-        return Err(StoreError::Invalid("a decision needs at least two options".into()));
+        return Err(StoreError::Invalid(
+            "a decision needs at least two options".into(),
+        ));
     }
     let out_of_range = |index: Option<usize>| index.is_some_and(|i| i >= options);
     if out_of_range(new.recommended) || out_of_range(new.auto_decision) {

@@ -7,7 +7,7 @@ use crate::domain::TaskId;
 #[non_exhaustive]
 pub enum StoreError {
     /// The database could not be opened.
-    #[error("cannot open the database at {url}: {source}")]
+    #[error("cannot open the database at {url}")]
     Connect {
         /// The URL, password redacted.
         url: String,
@@ -15,7 +15,7 @@ pub enum StoreError {
         source: sqlx::Error,
     },
     /// Applying the migrations failed.
-    #[error("database migration failed: {0}")]
+    #[error("database migration failed")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// No record with that id.
     #[error("{kind} #{id} does not exist")]
@@ -58,7 +58,7 @@ pub enum StoreError {
         detail: String,
     },
     /// Any other database error.
-    #[error("database error: {0}")]
+    #[error("database error")]
     Database(#[from] sqlx::Error),
 }
 

@@ -18,13 +18,15 @@ mod validations;
 use std::str::FromStr;
 use std::time::Duration;
 
+use sqlx::ConnectOptions;
+use sqlx::Connection;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 
-pub use error::StoreError;
-pub use schema::MigrationReport;
 pub use decisions::TIMEOUT_RESPONDER;
+pub use error::StoreError;
 pub use objectives::ObjectiveUpdate;
+pub use schema::MigrationReport;
 pub use tasks::ExpiredLeases;
 
 /// Runs `$body` with `$pool` bound to the open pool, whichever backend it is.
@@ -86,6 +88,15 @@ impl Store {
         let backend = match BackendKind::of_url(url) {
             BackendKind::Postgres => {
                 let options = PgConnectOptions::from_str(url).map_err(connect_error)?;
+                // One direct attempt first: a pool would hide why it failed
+                // (refused, bad password) behind "timed out".
+                options
+                    .connect()
+                    .await
+                    .map_err(connect_error)?
+                    .close()
+                    .await
+                    .map_err(connect_error)?;
                 let pool = PgPoolOptions::new()
                     .max_connections(max_connections)
                     .connect_with(options)
@@ -148,9 +159,18 @@ mod tests {
 
     #[test]
     fn urls_pick_their_backend() {
-        assert_eq!(BackendKind::of_url("postgres://u@h/db"), BackendKind::Postgres);
-        assert_eq!(BackendKind::of_url("postgresql://u@h/db"), BackendKind::Postgres);
-        assert_eq!(BackendKind::of_url("sqlite://ulias.db"), BackendKind::Sqlite);
+        assert_eq!(
+            BackendKind::of_url("postgres://u@h/db"),
+            BackendKind::Postgres
+        );
+        assert_eq!(
+            BackendKind::of_url("postgresql://u@h/db"),
+            BackendKind::Postgres
+        );
+        assert_eq!(
+            BackendKind::of_url("sqlite://ulias.db"),
+            BackendKind::Sqlite
+        );
     }
 
     #[test]

@@ -6,7 +6,9 @@ use sqlx::types::Json;
 
 use super::time::{from_ms, from_opt_ms, parse_text, predecessor_list, to_ms};
 use super::{Store, StoreError, with_pool};
-use crate::domain::{NewObjective, Objective, ObjectiveId, ObjectiveStatus, OperationId, Priority, Status};
+use crate::domain::{
+    NewObjective, Objective, ObjectiveId, ObjectiveStatus, OperationId, Priority, Status,
+};
 
 macro_rules! objective_columns {
     () => {

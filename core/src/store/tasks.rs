@@ -187,7 +187,9 @@ impl Store {
     /// A dependency on a task that does not exist is refused.
     pub async fn create_task(&self, new: &NewTask, now: DateTime<Utc>) -> Result<Task, StoreError> {
         if new.max_attempts == 0 {
-            return Err(StoreError::Invalid("a task needs at least one attempt".into()));
+            return Err(StoreError::Invalid(
+                "a task needs at least one attempt".into(),
+            ));
         }
         let id: i64 = with_pool!(self, |pool| {
             let mut tx = pool.begin().await?;
@@ -208,12 +210,14 @@ impl Store {
                 .fetch_one(&mut *tx)
                 .await?;
             for dependency in &new.depends_on {
-                sqlx::query("INSERT INTO task_dependencies (task_id, depends_on_id) VALUES ($1, $2)")
-                    .bind(id)
-                    .bind(dependency.get())
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(|e| unknown_dependency(e, *dependency))?;
+                sqlx::query(
+                    "INSERT INTO task_dependencies (task_id, depends_on_id) VALUES ($1, $2)",
+                )
+                .bind(id)
+                .bind(dependency.get())
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| unknown_dependency(e, *dependency))?;
             }
             tx.commit().await?;
             Ok::<i64, StoreError>(id)
@@ -224,7 +228,10 @@ impl Store {
     /// The task with this id.
     pub async fn task(&self, id: TaskId) -> Result<Task, StoreError> {
         let row: Option<TaskRow> = with_pool!(self, |pool| {
-            sqlx::query_as(SELECT_TASK).bind(id.get()).fetch_optional(pool).await
+            sqlx::query_as(SELECT_TASK)
+                .bind(id.get())
+                .fetch_optional(pool)
+                .await
         })?;
         let row = row.ok_or(StoreError::NotFound {
             kind: "task",
@@ -234,7 +241,10 @@ impl Store {
     }
 
     /// The tasks of an objective, oldest first.
-    pub async fn tasks_of_objective(&self, objective: ObjectiveId) -> Result<Vec<Task>, StoreError> {
+    pub async fn tasks_of_objective(
+        &self,
+        objective: ObjectiveId,
+    ) -> Result<Vec<Task>, StoreError> {
         let rows: Vec<TaskRow> = with_pool!(self, |pool| {
             sqlx::query_as(SELECT_OBJECTIVE_TASKS)
                 .bind(objective.get())
@@ -449,7 +459,10 @@ impl Store {
 
     /// Returns every running task whose lease expired before `now` to the
     /// queue (its attempt stays counted), or fails it when no attempt is left.
-    pub async fn requeue_expired_leases(&self, now: DateTime<Utc>) -> Result<ExpiredLeases, StoreError> {
+    pub async fn requeue_expired_leases(
+        &self,
+        now: DateTime<Utc>,
+    ) -> Result<ExpiredLeases, StoreError> {
         let rows: Vec<(i64, String)> = with_pool!(self, |pool| {
             sqlx::query_as(EXPIRE_LEASES)
                 .bind(TaskStatus::Queued.as_str())
@@ -528,7 +541,10 @@ impl Store {
         Ok(ids.into_iter().map(TaskId::new).collect())
     }
 
-    async fn task_status(&self, id: TaskId) -> Result<Option<(TaskStatus, Option<String>)>, StoreError> {
+    async fn task_status(
+        &self,
+        id: TaskId,
+    ) -> Result<Option<(TaskStatus, Option<String>)>, StoreError> {
         let row: Option<(String, Option<String>)> = with_pool!(self, |pool| {
             sqlx::query_as("SELECT status, lease_owner FROM tasks WHERE id = $1")
                 .bind(id.get())

@@ -43,36 +43,10 @@ pub(crate) fn stored<T: TryInto<i64>>(value: T) -> i64 {
 
 /// `'a','b'`: an SQL list of the statuses from which `to` may be reached.
 /// Safe to splice into SQL: the texts are the enum's own constants.
-pub(crate) fn predecessor_list<S: Status>(to: S) -> String
-where
-    S: AsStaticStr,
-{
+pub(crate) fn predecessor_list<S: Status>(to: S) -> String {
     S::predecessors(to)
         .iter()
-        .map(|s| format!("'{}'", s.static_str()))
+        .map(|s| format!("'{s}'"))
         .collect::<Vec<_>>()
         .join(",")
 }
-
-/// Statuses whose texts are compile-time constants.
-pub(crate) trait AsStaticStr {
-    fn static_str(self) -> &'static str;
-}
-
-macro_rules! impl_static_str {
-    ($($name:ty),+) => {
-        $(impl AsStaticStr for $name {
-            fn static_str(self) -> &'static str {
-                self.as_str()
-            }
-        })+
-    };
-}
-
-impl_static_str!(
-    crate::domain::TaskStatus,
-    crate::domain::ObjectiveStatus,
-    crate::domain::DecisionStatus,
-    crate::domain::ValidationStatus,
-    crate::domain::PublicationStatus
-);

@@ -1,0 +1,166 @@
+//! The `ulias` binary as a user runs it: real process, real files.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ulias.example.toml");
+
+/// Runs `ulias` in `dir` with a clean environment plus `env`.
+fn ulias(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ulias"))
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn check_accepts_the_example_settings_and_prints_a_one_screen_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ulias(dir.path(), &["check", "--config", EXAMPLE], &[]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("ulias.example.toml: valid"), "{stdout}");
+    assert!(stdout.contains("models     2 pool(s)"), "{stdout}");
+    assert!(
+        stdout.contains("cloud $20.00/month, alerts at $5.00, $10.00, $15.00"),
+        "{stdout}"
+    );
+    assert!(stdout.lines().count() <= 24, "one screen: {stdout}");
+}
+
+#[test]
+fn check_refuses_a_bad_value_and_names_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = std::fs::read_to_string(EXAMPLE).unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, example.replace("slots = 4", "slots = 0")).unwrap();
+
+    let out = ulias(
+        dir.path(),
+        &["check", "--config", bad.to_str().unwrap()],
+        &[],
+    );
+
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("`models.pools[1].slots`"), "{stderr}");
+    assert!(stderr.contains("from 1 to 256"), "{stderr}");
+}
+
+#[test]
+fn a_bad_environment_override_names_the_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ulias(
+        dir.path(),
+        &["check"],
+        &[("ULIAS_BUDGETS__MONTHLY_CLOUD_CAP_USD", "cheap")],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("budgets.monthly_cloud_cap_usd"), "{stderr}");
+    assert!(
+        stderr.contains("ULIAS_BUDGETS__MONTHLY_CLOUD_CAP_USD"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_settings_file_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ulias(dir.path(), &["check", "--config", "missing.toml"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cannot read the settings file missing.toml"));
+}
+
+#[test]
+fn run_says_it_is_not_built_yet_and_exits_non_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ulias(dir.path(), &["run"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not built yet"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!dir.path().join("ulias.db").exists(), "run touched nothing");
+}
+
+#[test]
+fn migrate_creates_the_schema_then_finds_nothing_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("org.db").display());
+    let env = [("ULIAS_DATABASE__URL", url.as_str())];
+
+    let first = ulias(dir.path(), &["migrate"], &env);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert!(
+        text(&first.stdout).contains("applied 1 migration(s)"),
+        "{}",
+        text(&first.stdout)
+    );
+    assert!(dir.path().join("org.db").exists());
+
+    let second = ulias(dir.path(), &["migrate"], &env);
+    assert!(second.status.success());
+    assert!(
+        text(&second.stdout).contains("schema up to date"),
+        "{}",
+        text(&second.stdout)
+    );
+}
+
+#[test]
+fn json_logs_are_one_object_per_line_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ulias(dir.path(), &["--log-format", "json", "migrate"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stderr)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let migrated = lines
+        .iter()
+        .find(|line| line["message"] == "database migrated")
+        .unwrap();
+    assert_eq!(migrated["level"], "INFO");
+    assert_eq!(migrated["applied"], 1);
+}
+
+#[test]
+fn version_prints_the_release() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ulias(dir.path(), &["--version"], &[]);
+    assert!(out.status.success());
+    assert_eq!(
+        text(&out.stdout).trim(),
+        format!("ulias {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn simulate_rehearses_what_exists_and_names_what_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ulias(dir.path(), &["simulate", "--days", "3"], &[]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("4/4 tasks completed in dependency order"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 crashed run(s) recovered"), "{stdout}");
+    assert!(stdout.contains("not simulated yet (not built)"), "{stdout}");
+    assert!(
+        !dir.path().join("ulias.db").exists(),
+        "simulate never touches the real database"
+    );
+}

@@ -1,0 +1,179 @@
+use secrecy::ExposeSecret;
+
+use super::*;
+
+const EXAMPLE: &str = include_str!("../../../ulias.example.toml");
+
+fn parse(text: &str) -> Result<Settings, SettingsError> {
+    Settings::from_toml(text, "test.toml", [])
+}
+
+fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+fn problem_keys(error: &SettingsError) -> Vec<&str> {
+    error.problems().iter().map(|p| p.key.as_str()).collect()
+}
+
+#[test]
+fn the_built_in_defaults_are_valid() {
+    let settings = parse("").unwrap();
+    assert!(settings.problems().is_empty());
+    assert_eq!(settings.locale, Locale::Fr);
+    assert_eq!(settings.database.url.expose_secret(), "sqlite://ulias.db");
+    assert_eq!(settings.budgets.monthly_cloud_cap_usd, 20.0);
+    assert_eq!(settings.budgets.alert_thresholds_usd, vec![5.0, 10.0, 15.0]);
+}
+
+#[test]
+fn the_example_file_documents_exactly_the_defaults() {
+    let example = parse(EXAMPLE).unwrap();
+    let defaults = Settings::default();
+    assert_eq!(format!("{example:?}"), format!("{defaults:?}"));
+}
+
+#[test]
+fn a_value_out_of_range_names_its_key_and_what_is_expected() {
+    let text = EXAMPLE.replace("slots = 4", "slots = 0");
+    let error = parse(&text).unwrap_err();
+    assert_eq!(problem_keys(&error), ["models.pools[1].slots"]);
+    let message = error.to_string();
+    assert!(message.contains("test.toml"), "{message}");
+    assert!(message.contains("from 1 to 256"), "{message}");
+}
+
+#[test]
+fn a_value_of_the_wrong_type_names_its_key() {
+    let error = parse("[models]\n[[models.pools]]\nname = \"a\"\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ntier = \"gpu\"\n")
+        .unwrap_err();
+    assert_eq!(problem_keys(&error), ["models.pools[0].tier"]);
+    assert!(
+        error
+            .to_string()
+            .contains("expected one of: thinker, executor, cloud"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_misspelt_key_is_refused_with_its_name() {
+    let error = parse("[telegram]\ntokn = \"x\"\n").unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("telegram"), "{message}");
+    assert!(message.contains("unknown field `tokn`"), "{message}");
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let text =
+        "[telegram]\ntoken = \"not-a-token\"\n[budgets]\nalert_thresholds_usd = [15.0, 5.0]\n";
+    let error = parse(text).unwrap_err();
+    assert_eq!(
+        problem_keys(&error),
+        [
+            "telegram.token",
+            "telegram.users.ceo",
+            "telegram.chats.ceo",
+            "budgets.alert_thresholds_usd"
+        ]
+    );
+}
+
+#[test]
+fn ids_of_the_wrong_sign_are_caught() {
+    let text = "[telegram.users]\nceo = [-5]\n[telegram.chats]\nteam = 42\n\
+                [[telegram.groups]]\nchat_id = 7\nname = \"g\"\n";
+    let error = parse(text).unwrap_err();
+    assert_eq!(
+        problem_keys(&error),
+        [
+            "telegram.users.ceo[0]",
+            "telegram.chats.team",
+            "telegram.groups[0].chat_id"
+        ]
+    );
+}
+
+#[test]
+fn environment_variables_override_the_file() {
+    let vars = env(&[
+        ("ULIAS_DATABASE__URL", "postgres://ulias@db/ulias"),
+        ("ULIAS_MODELS__POOLS__1__SLOTS", "7"),
+        ("ULIAS_TELEGRAM__USERS__CEO", "[42]"),
+        ("ULIAS_LOCALE", "en"),
+        ("ULIAS_TEST_POSTGRES_URL", "postgres://ignored"),
+        ("HOME", "/root"),
+    ]);
+    let settings = Settings::from_toml(EXAMPLE, "example", vars).unwrap();
+    assert_eq!(
+        settings.database.url.expose_secret(),
+        "postgres://ulias@db/ulias"
+    );
+    assert_eq!(settings.models.pools[1].slots, 7);
+    assert_eq!(settings.telegram.users.ceo, vec![42]);
+    assert_eq!(settings.locale, Locale::En);
+}
+
+#[test]
+fn a_bad_environment_value_names_the_variable() {
+    let vars = env(&[("ULIAS_DATABASE__MAX_CONNECTIONS", "lots")]);
+    let error = Settings::from_toml("", "defaults", vars).unwrap_err();
+    assert_eq!(problem_keys(&error), ["database.max_connections"]);
+    assert!(
+        error
+            .to_string()
+            .contains("ULIAS_DATABASE__MAX_CONNECTIONS"),
+        "{error}"
+    );
+
+    let vars = env(&[("ULIAS_MODELS__POOLS__5__SLOTS", "1")]);
+    let error = Settings::from_toml(EXAMPLE, "example", vars).unwrap_err();
+    assert!(error.to_string().contains("no entry 5"), "{error}");
+}
+
+#[test]
+fn secrets_never_show_in_debug_output() {
+    let vars = env(&[
+        (
+            "ULIAS_TELEGRAM__TOKEN",
+            "123456:AAEabcdefghijklmnopqrstuvwxyz0123456",
+        ),
+        ("ULIAS_TELEGRAM__USERS__CEO", "[42]"),
+        ("ULIAS_TELEGRAM__CHATS__CEO", "42"),
+    ]);
+    let settings = Settings::from_toml("", "defaults", vars).unwrap();
+    let debug = format!("{settings:?}");
+    assert!(!debug.contains("AAEabcdef"), "{debug}");
+    let token = settings.telegram.token.as_ref().map(|t| t.expose_secret());
+    assert_eq!(token, Some("123456:AAEabcdefghijklmnopqrstuvwxyz0123456"));
+}
+
+#[test]
+fn broken_toml_says_where() {
+    let error = parse("[database\nurl = 1").unwrap_err();
+    assert!(matches!(error, SettingsError::Syntax { .. }));
+    assert!(error.to_string().contains("line 1"), "{error}");
+}
+
+#[test]
+fn webhook_mode_needs_its_section_and_https() {
+    let error = parse("[telegram]\nmode = \"webhook\"\n").unwrap_err();
+    assert_eq!(problem_keys(&error), ["telegram.webhook"]);
+    let text = "[telegram]\nmode = \"webhook\"\n[telegram.webhook]\nlisten = \"0.0.0.0:8443\"\n\
+                public_url = \"http://bot.example.org/tg\"\n";
+    let error = parse(text).unwrap_err();
+    assert_eq!(problem_keys(&error), ["telegram.webhook.public_url"]);
+}
+
+#[test]
+fn ntfy_needs_a_separate_reply_topic() {
+    let error =
+        parse("[ntfy]\ntopic = \"ulias-alerts\"\nreply_topic = \"ulias-alerts\"\n").unwrap_err();
+    assert_eq!(problem_keys(&error), ["ntfy.reply_topic"]);
+    let ok = parse("[ntfy]\ntopic = \"ulias-alerts\"\nreply_topic = \"ulias-replies\"\n").unwrap();
+    assert!(ok.ntfy.enabled());
+}
