@@ -1,8 +1,26 @@
 //! # Layout
 //!
-//! `ulias-agents` will hold the agent runtime: model clients (any
-//! OpenAI-compatible server), model pools as GPU slots, the runner loop,
-//! tools, pipelines, the Director and the learning loop. It depends on
-//! `ulias-core` only.
+//! `ulias-agents` is the agent runtime. It depends on `ulias-core` only.
 //!
-//! Nothing is built here yet: the runtime is its own piece of work.
+//! - [`spec`]: agents as files (`prompts/agents/<name>.md`: front matter,
+//!   then the prompt), loaded and linted into a [`spec::Catalogue`].
+//! - [`schemas`]: output schemas as Rust types (schemars) with validators.
+//! - [`model`]: the [`model::ModelClient`] port, the real async-openai
+//!   client with a lenient reader of local servers' quirks, a replay client.
+//! - [`pools`]: model pools as GPUs: slots granted by priority, routing,
+//!   the cloud fallback.
+//! - [`ledger`]: prices, cost per call, budget caps and their alerts.
+//! - [`tools`]: the tool catalogue, effects, and the built tools.
+//! - [`runner`]: the loop — model, allowed tools, results — until `finish`.
+//! - [`alerts`], [`untrusted`], [`tokens`]: small shared pieces.
+
+pub mod alerts;
+pub mod ledger;
+pub mod model;
+pub mod pools;
+pub mod runner;
+pub mod schemas;
+pub mod spec;
+pub mod tokens;
+pub mod tools;
+pub mod untrusted;

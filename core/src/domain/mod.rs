@@ -6,6 +6,7 @@
 
 mod ids;
 mod kinds;
+mod ledger;
 mod records;
 mod status;
 
@@ -14,6 +15,10 @@ pub use ids::{DecisionId, ObjectiveId, OperationId, PublicationId, TaskId, Valid
 pub use kinds::{
     AgentName, InvalidAgentName, MessageRole, ObjectiveSource, Pipeline, Priority,
     PublicationTarget, Team, Urgency, ValidationKind,
+};
+pub use ledger::{
+    Lesson, LessonCategory, LogEntry, LogKind, LogScope, NewLesson, NewLogEntry, OperationFile,
+    RoutingRule, StoredMessage,
 };
 pub use records::{
     Decision, DecisionAnswer, Lease, NewDecision, NewObjective, NewTask, NewValidation, Objective,

@@ -69,6 +69,8 @@ pub struct Task {
     pub step_key: Option<String>,
     pub agent: AgentName,
     pub team: Team,
+    /// The kind of work, for routing rules (`bug_fix`, `config_nginx`).
+    pub kind: Option<String>,
     pub title: String,
     pub input: Value,
     pub status: TaskStatus,
@@ -103,6 +105,8 @@ pub struct NewTask {
     pub step_key: Option<String>,
     pub agent: AgentName,
     pub team: Team,
+    /// The kind of work, for routing rules.
+    pub kind: Option<String>,
     pub title: String,
     pub input: Value,
     pub pipeline: Pipeline,
@@ -127,6 +131,7 @@ impl NewTask {
             step_key: None,
             agent,
             team,
+            kind: None,
             title: title.into(),
             input: Value::Object(Default::default()),
             pipeline: Pipeline::Direct,

@@ -9,7 +9,11 @@
 
 mod decisions;
 mod error;
+mod ledger;
+mod lessons;
+mod messages;
 mod objectives;
+mod operation_files;
 mod schema;
 mod tasks;
 mod time;

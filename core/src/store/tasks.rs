@@ -18,7 +18,7 @@ use crate::money::Usd;
 
 macro_rules! task_columns {
     () => {
-        "id, objective_id, operation_id, step_key, agent, team, title, input, status, pipeline, \
+        "id, objective_id, operation_id, step_key, agent, team, kind, title, input, status, pipeline, \
          priority, due_at, attempts, max_attempts, lease_owner, lease_expires_at, result, error, \
          confidence, model, tokens_in, tokens_out, cost_micros, cloud_equiv_micros, iterations, \
          duration_ms, created_at, started_at, completed_at"
@@ -26,8 +26,8 @@ macro_rules! task_columns {
 }
 
 const INSERT_TASK: &str = "INSERT INTO tasks (objective_id, operation_id, step_key, agent, team, \
-     title, input, status, pipeline, priority, due_at, max_attempts, created_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id";
+     title, input, status, pipeline, priority, due_at, max_attempts, created_at, kind) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id";
 
 const SELECT_TASK: &str = concat!("SELECT ", task_columns!(), " FROM tasks WHERE id = $1");
 
@@ -113,6 +113,7 @@ struct TaskRow {
     step_key: Option<String>,
     agent: String,
     team: String,
+    kind: Option<String>,
     title: String,
     input: Json<Value>,
     status: String,
@@ -154,6 +155,7 @@ impl TaskRow {
             step_key: self.step_key,
             agent: parse_text("task agent", &self.agent)?,
             team: parse_text("task team", &self.team)?,
+            kind: self.kind,
             title: self.title,
             input: self.input.0,
             status: parse_text("task status", &self.status)?,
@@ -207,6 +209,7 @@ impl Store {
                 .bind(to_ms(new.due_at))
                 .bind(stored(new.max_attempts))
                 .bind(to_ms(now))
+                .bind(new.kind.as_deref())
                 .fetch_one(&mut *tx)
                 .await?;
             for dependency in &new.depends_on {

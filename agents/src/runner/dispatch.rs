@@ -1,0 +1,140 @@
+//! Carrying out one tool call: the allowlist, the effect's rule (publish →
+//! a validation; destructive → dry unless confirmed), then the tool.
+
+use std::collections::{HashMap, VecDeque};
+
+use serde_json::{Value, json};
+use ulias_core::domain::{DecisionId, DecisionStatus, NewValidation, Task};
+
+use super::RunError;
+use crate::model::ToolCall;
+use crate::spec::AgentSpec;
+use crate::tools::{Effect, ToolContext, ToolError, ToolRegistry};
+
+/// How many identical calls make a run stuck.
+pub const STUCK_AFTER: u32 = 3;
+
+/// What happened to one call, for the log and for the model.
+pub(crate) struct Dispatched {
+    pub result: Value,
+    pub refused: bool,
+    pub summary: String,
+}
+
+/// Tool results come from the tools, or (replay) from the recording.
+pub(crate) enum ToolSource {
+    Live,
+    Recorded(VecDeque<Value>),
+}
+
+/// Counts identical calls to catch a model going round in circles.
+#[derive(Default)]
+pub(crate) struct Repeats(HashMap<(String, String), u32>);
+
+impl Repeats {
+    /// Records the call; fails on its [`STUCK_AFTER`]th identical occurrence.
+    pub(crate) fn note(&mut self, call: &ToolCall) -> Result<(), RunError> {
+        let key = (call.name.clone(), call.arguments.to_string());
+        let count = self.0.entry(key).or_insert(0);
+        *count += 1;
+        if *count >= STUCK_AFTER {
+            return Err(RunError::Stuck {
+                tool: call.name.clone(),
+                arguments: call.arguments.clone(),
+                count: *count,
+            });
+        }
+        Ok(())
+    }
+}
+
+pub(crate) async fn dispatch(
+    call: &ToolCall,
+    spec: &AgentSpec,
+    registry: &ToolRegistry,
+    ctx: &ToolContext,
+    source: &mut ToolSource,
+) -> Result<Dispatched, RunError> {
+    let agent = spec.name.as_str();
+    let allowed_here = spec.tools.iter().any(|tool| *tool == call.name);
+    let tool_spec = registry.spec(&call.name);
+    let allowed = allowed_here && tool_spec.is_some_and(|tool| tool.agents.allows(agent));
+    let Some(tool_spec) = tool_spec.filter(|_| allowed) else {
+        return Ok(Dispatched {
+            result: json!({"refused": format!(
+                "`{}` is not one of your tools; you may use: {}",
+                call.name,
+                spec.tools.join(", ")
+            )}),
+            refused: true,
+            summary: format!(
+                "{agent} tried `{}`, which it may not use: refused",
+                call.name
+            ),
+        });
+    };
+    if let ToolSource::Recorded(results) = source {
+        let result = results.pop_front().unwrap_or(Value::Null);
+        return Ok(Dispatched {
+            result,
+            refused: false,
+            summary: format!("{agent} called {} (replayed result)", call.name),
+        });
+    }
+    let outcome = match tool_spec.effect {
+        Effect::Publish { kind, target } => {
+            let validation = NewValidation {
+                task_id: Some(ctx.task.id),
+                operation_id: ctx.task.operation_id,
+                kind,
+                target,
+                payload: json!({"tool": call.name, "args": call.arguments}),
+            };
+            let created = ctx
+                .store
+                .create_validation(&validation, ctx.clock.now())
+                .await?;
+            Ok(json!({"validation_id": created.id, "status": "waiting for the team's approval"}))
+        }
+        Effect::Destructive if !confirmed_by_ceo(ctx).await? => Ok(json!({
+            "dry_run": true,
+            "would_run": call.name,
+            "args": call.arguments,
+            "note": "destructive tools run dry until the CEO confirms",
+        })),
+        _ => match registry.built(&call.name) {
+            Some(tool) => tool.run(ctx, call.arguments.clone()).await,
+            None => Err(ToolError::NotBuilt(tool_spec.name)),
+        },
+    };
+    Ok(match outcome {
+        Ok(result) => Dispatched {
+            summary: format!("{agent} called {}: ok", call.name),
+            result,
+            refused: false,
+        },
+        Err(error) => Dispatched {
+            summary: format!("{agent} called {}: {error}", call.name),
+            result: json!({"error": error.to_string()}),
+            refused: false,
+        },
+    })
+}
+
+/// A destructive tool runs for real only when the task carries
+/// `"confirmed_by_decision": <id>` and that decision was answered with its
+/// first option (by convention, "confirm").
+async fn confirmed_by_ceo(ctx: &ToolContext) -> Result<bool, RunError> {
+    let Some(id) = decision_of(&ctx.task) else {
+        return Ok(false);
+    };
+    let decision = ctx.store.decision(id).await?;
+    Ok(decision.status == DecisionStatus::Answered && decision.response == Some(0))
+}
+
+fn decision_of(task: &Task) -> Option<DecisionId> {
+    task.input
+        .get("confirmed_by_decision")
+        .and_then(Value::as_i64)
+        .map(DecisionId::new)
+}

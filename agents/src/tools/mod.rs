@@ -1,0 +1,239 @@
+//! The tools framework: every tool an agent file may name has a spec here
+//! (name, description, effect, input schema, which agents may use it);
+//! the built ones also have a `run`. The runner, not the tool, applies the
+//! effect's rules: publish tools only create a validation, destructive
+//! tools run dry unless the CEO confirmed.
+
+mod alert;
+mod catalogue;
+mod files;
+mod memory;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use ulias_core::clock::SharedClock;
+use ulias_core::domain::{PublicationTarget, Task, ValidationKind};
+use ulias_core::store::{Store, StoreError};
+
+use crate::alerts::SharedAlerter;
+use crate::model::SharedModelClient;
+
+pub use alert::AlertTool;
+pub use files::{ReadFile, WriteFile, section_owner};
+pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
+
+/// The name of the tool that ends a run with the agent's output.
+pub const FINISH: &str = "finish";
+
+/// What calling a tool does to the world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Reads only.
+    Read,
+    /// Writes our own records (operation files, lessons).
+    Write,
+    /// Makes something public: the runner turns the call into a validation.
+    Publish {
+        /// How the team sees it.
+        kind: ValidationKind,
+        /// Where it goes once approved.
+        target: PublicationTarget,
+    },
+    /// Changes machines or money: dry unless the CEO confirmed.
+    Destructive,
+}
+
+/// Which agents may call a tool (checked on top of each agent's own list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentsAllowed {
+    /// Any agent that lists it.
+    Any,
+    /// Only these agents.
+    Only(&'static [&'static str]),
+}
+
+impl AgentsAllowed {
+    /// Whether `agent` may call the tool.
+    pub fn allows(self, agent: &str) -> bool {
+        match self {
+            Self::Any => true,
+            Self::Only(agents) => agents.contains(&agent),
+        }
+    }
+}
+
+/// What a tool is, for agents' files, prompts and the runner.
+#[derive(Debug, Clone)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub effect: Effect,
+    pub agents: AgentsAllowed,
+    pub input_schema: Value,
+    pub output_schema: Value,
+}
+
+/// Why a tool call failed; fed back to the model as a result it can act on.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ToolError {
+    /// The arguments do not match the tool's input schema.
+    #[error("invalid arguments for {tool}: {message}")]
+    InvalidArgs { tool: &'static str, message: String },
+    /// The agent may not do this (a section it does not own, say).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The tool exists in the catalogue but is not built yet.
+    #[error("the tool {0} is not built yet: report that you could not use it")]
+    NotBuilt(&'static str),
+    /// A store failure.
+    #[error("storage failed: {0}")]
+    Store(#[from] StoreError),
+    /// Anything else the tool reports.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// What a tool sees of the run calling it.
+#[derive(Clone)]
+pub struct ToolContext {
+    pub store: Store,
+    pub clock: SharedClock,
+    pub task: Task,
+    pub agent: String,
+    /// The model client used for embeddings (memory tools).
+    pub embedder: SharedModelClient,
+    pub alerter: SharedAlerter,
+}
+
+/// A tool with a `run`.
+#[async_trait]
+pub trait Tool: Send + Sync {
+    /// Its spec.
+    fn spec(&self) -> &ToolSpec;
+    /// Runs it with JSON arguments.
+    async fn run(&self, ctx: &ToolContext, args: Value) -> Result<Value, ToolError>;
+}
+
+/// A tool written against Rust types; its schemas come from them.
+#[async_trait]
+pub trait TypedTool: Send + Sync + 'static {
+    const NAME: &'static str;
+    const DESCRIPTION: &'static str;
+    const EFFECT: Effect;
+    const AGENTS: AgentsAllowed = AgentsAllowed::Any;
+    type Args: DeserializeOwned + JsonSchema + Send;
+    type Output: Serialize + JsonSchema;
+
+    async fn call(&self, ctx: &ToolContext, args: Self::Args) -> Result<Self::Output, ToolError>;
+}
+
+/// Adapts a [`TypedTool`] to [`Tool`].
+pub struct Typed<T: TypedTool> {
+    tool: T,
+    spec: ToolSpec,
+}
+
+impl<T: TypedTool> Typed<T> {
+    /// Wraps `tool`, computing its spec once.
+    pub fn new(tool: T) -> Self {
+        let spec = ToolSpec {
+            name: T::NAME,
+            description: T::DESCRIPTION,
+            effect: T::EFFECT,
+            agents: T::AGENTS,
+            input_schema: crate::schemas::schema_value::<T::Args>(),
+            output_schema: crate::schemas::schema_value::<T::Output>(),
+        };
+        Self { tool, spec }
+    }
+}
+
+#[async_trait]
+impl<T: TypedTool> Tool for Typed<T> {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, ctx: &ToolContext, args: Value) -> Result<Value, ToolError> {
+        let args: T::Args = serde_json::from_value(args).map_err(|e| ToolError::InvalidArgs {
+            tool: T::NAME,
+            message: e.to_string(),
+        })?;
+        let output = self.tool.call(ctx, args).await?;
+        serde_json::to_value(output).map_err(|e| ToolError::Failed(e.to_string()))
+    }
+}
+
+/// Every tool an agent file may name: the built ones, and the declared ones
+/// whose calls say they are not built yet.
+pub struct ToolRegistry {
+    built: BTreeMap<&'static str, Arc<dyn Tool>>,
+    declared: BTreeMap<&'static str, ToolSpec>,
+}
+
+impl ToolRegistry {
+    /// The full catalogue with today's built tools.
+    pub fn standard() -> Self {
+        let built: Vec<Arc<dyn Tool>> = vec![
+            Arc::new(Typed::new(ReadFile)),
+            Arc::new(Typed::new(WriteFile)),
+            Arc::new(Typed::new(MemoryStore)),
+            Arc::new(Typed::new(MemorySearch)),
+            Arc::new(Typed::new(AlertTool)),
+        ];
+        let mut registry = Self {
+            built: BTreeMap::new(),
+            declared: BTreeMap::new(),
+        };
+        for tool in built {
+            registry.built.insert(tool.spec().name, tool);
+        }
+        for spec in catalogue::declared() {
+            registry.declared.entry(spec.name).or_insert(spec);
+        }
+        registry
+    }
+
+    /// The spec of `name`, built or declared.
+    pub fn spec(&self, name: &str) -> Option<&ToolSpec> {
+        self.built
+            .get(name)
+            .map(|tool| tool.spec())
+            .or_else(|| self.declared.get(name))
+    }
+
+    /// The runnable tool called `name`, when built.
+    pub fn built(&self, name: &str) -> Option<&Arc<dyn Tool>> {
+        self.built.get(name)
+    }
+
+    /// Whether `name` is a tool at all (`finish` included).
+    pub fn exists(&self, name: &str) -> bool {
+        name == FINISH || self.spec(name).is_some()
+    }
+
+    /// Every tool name, sorted.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = self
+            .built
+            .keys()
+            .chain(self.declared.keys())
+            .copied()
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    /// Adds (or replaces) a built tool: tests and later work plug tools in here.
+    pub fn insert(&mut self, tool: Arc<dyn Tool>) {
+        self.built.insert(tool.spec().name, tool);
+    }
+}

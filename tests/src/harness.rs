@@ -1,0 +1,153 @@
+//! The agent runtime wired for tests: a fresh SQLite store, the shipped
+//! prompts, a scripted model server over real HTTP, a manual clock and an
+//! alerter that keeps what it was sent.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{TimeDelta, TimeZone, Utc};
+use serde_json::Value;
+use ulias_agents::alerts::RecordingAlerter;
+use ulias_agents::ledger::Ledger;
+use ulias_agents::model::OpenAiClient;
+use ulias_agents::pools::{ModelPool, Pools};
+use ulias_agents::runner::{Runner, RunnerConfig};
+use ulias_agents::schemas::OutputSchemas;
+use ulias_agents::spec::Catalogue;
+use ulias_agents::tools::ToolRegistry;
+use ulias_core::clock::{Clock, ManualClock};
+use ulias_core::domain::{NewTask, Task};
+use ulias_core::settings::{BudgetSettings, PoolSettings, Settings, Tier, ToolProtocol};
+
+use crate::db::TestDb;
+use crate::fake_llm::FakeLlm;
+
+/// The shipped prompts folder.
+pub fn prompts_dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../prompts"))
+}
+
+/// How to build a harness.
+#[derive(Clone)]
+pub struct Options {
+    pub protocol: ToolProtocol,
+    /// Real price per 1k input and output tokens of the local pool.
+    pub prices: (f64, f64),
+    pub budgets: BudgetSettings,
+    /// A cloud pool playing these turns, when set.
+    pub cloud_turns: Option<Vec<Value>>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            protocol: ToolProtocol::Tools,
+            prices: (0.01, 0.03),
+            budgets: BudgetSettings::default(),
+            cloud_turns: None,
+        }
+    }
+}
+
+/// A runner against a scripted model.
+pub struct Harness {
+    pub db: TestDb,
+    pub llm: FakeLlm,
+    pub cloud: Option<FakeLlm>,
+    pub runner: Runner,
+    pub alerts: Arc<RecordingAlerter>,
+    pub clock: Arc<ManualClock>,
+}
+
+impl Harness {
+    /// A harness whose local pool plays `turns`, with default options.
+    pub async fn new(turns: Vec<Value>) -> Self {
+        Self::with(Options::default(), turns).await
+    }
+
+    /// A harness built with `options`.
+    pub async fn with(options: Options, turns: Vec<Value>) -> Self {
+        let db = TestDb::sqlite().await;
+        db.migrated().await;
+        let llm = FakeLlm::start(turns).await;
+        let mut pools = vec![pool("local", Tier::Thinker, &llm, &options)];
+        let cloud = match &options.cloud_turns {
+            Some(turns) => {
+                let cloud = FakeLlm::start(turns.clone()).await;
+                pools.push(pool("cloud", Tier::Cloud, &cloud, &options));
+                Some(cloud)
+            }
+            None => None,
+        };
+        let clock = Arc::new(ManualClock::new(
+            Utc.with_ymd_and_hms(2026, 12, 2, 9, 0, 0).unwrap(),
+        ));
+        let alerts = Arc::new(RecordingAlerter::default());
+        let tools = Arc::new(ToolRegistry::standard());
+        let schemas = Arc::new(OutputSchemas::build().unwrap());
+        let catalogue = Arc::new(Catalogue::load(prompts_dir(), &tools, &schemas).unwrap());
+        let ledger = Ledger::new(
+            db.store.clone(),
+            clock.clone(),
+            alerts.clone(),
+            options.budgets.clone(),
+        );
+        let embedder = pools[0].client.clone();
+        let runner = Runner {
+            store: db.store.clone(),
+            clock: clock.clone(),
+            catalogue,
+            tools,
+            schemas,
+            pools: Pools::new(pools),
+            ledger,
+            alerter: alerts.clone(),
+            embedder,
+            config: RunnerConfig::default(),
+        };
+        Self {
+            db,
+            llm,
+            cloud,
+            runner,
+            alerts,
+            clock,
+        }
+    }
+
+    /// Creates a task for `agent` with `input`, queues and claims it as `worker-1`.
+    pub async fn claimed_task(&self, agent: &str, input: Value) -> Task {
+        let store = &self.db.store;
+        let now = self.clock.now();
+        let team = self.runner.catalogue.get(agent).unwrap().team;
+        let mut task = NewTask::new(agent.parse().unwrap(), team, format!("{agent} task"), now);
+        task.input = input;
+        let task = store.create_task(&task, now).await.unwrap();
+        store.promote_ready_tasks(now).await.unwrap();
+        let claimed = store
+            .claim_next_task("worker-1", now, TimeDelta::minutes(10))
+            .await
+            .unwrap();
+        assert_eq!(claimed.as_ref().map(|t| t.id), Some(task.id));
+        claimed.unwrap()
+    }
+}
+
+fn pool(name: &str, tier: Tier, llm: &FakeLlm, options: &Options) -> ModelPool {
+    let mut settings: PoolSettings = Settings::default().models.pools[0].clone();
+    settings.name = name.to_owned();
+    settings.tier = tier;
+    settings.base_url = llm.base_url.parse().unwrap();
+    settings.protocol = options.protocol;
+    settings.slots = 1;
+    (settings.price_in_per_1k, settings.price_out_per_1k) = options.prices;
+    let client = OpenAiClient::new(
+        &llm.base_url,
+        None,
+        &settings.model,
+        Duration::from_secs(10),
+    )
+    .unwrap();
+    ModelPool::new(settings, Arc::new(client))
+}
