@@ -261,3 +261,94 @@ impl Pools {
         &self.pools
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Queues one waiter per priority (in order) behind a held slot, then
+    /// returns the order in which they got the slot.
+    async fn order_of_service(priorities: &[i64]) -> Vec<(usize, i64)> {
+        let slots = Slots::new(1);
+        let held = slots.acquire(5).await;
+        let served = Arc::new(Mutex::new(Vec::new()));
+        let mut waiters = Vec::new();
+        for (index, &priority) in priorities.iter().enumerate() {
+            let (queue, served) = (Arc::clone(&slots), Arc::clone(&served));
+            waiters.push(tokio::spawn(async move {
+                let _slot = queue.acquire(priority).await;
+                served.lock().unwrap().push((index, priority));
+            }));
+            // Let it join the queue before the next one arrives.
+            while slots.waiting() < index + 1 {
+                tokio::task::yield_now().await;
+            }
+        }
+        drop(held);
+        for waiter in waiters {
+            waiter.await.unwrap();
+        }
+        served.lock().unwrap().clone()
+    }
+
+    #[tokio::test]
+    async fn with_one_slot_a_priority_9_task_queued_after_five_priority_2_tasks_gets_it_next() {
+        let order = order_of_service(&[2, 2, 2, 2, 2, 9]).await;
+        assert_eq!(order[0], (5, 9));
+        // The rest in order of arrival.
+        let rest: Vec<usize> = order[1..].iter().map(|(index, _)| *index).collect();
+        assert_eq!(rest, [0, 1, 2, 3, 4]);
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_wait_gives_its_place_and_never_leaks_the_slot() {
+        let slots = Slots::new(1);
+        let held = slots.acquire(1).await;
+        let waiting = {
+            let slots = Arc::clone(&slots);
+            tokio::spawn(async move { slots.acquire(9).await })
+        };
+        while slots.waiting() < 1 {
+            tokio::task::yield_now().await;
+        }
+        waiting.abort();
+        let _ = waiting.await;
+        assert_eq!(slots.waiting(), 0);
+        drop(held);
+        // The slot is free again: this does not wait.
+        let again = tokio::time::timeout(Duration::from_secs(1), slots.acquire(1)).await;
+        assert!(again.is_ok());
+    }
+
+    #[test]
+    fn routing_rules_override_the_agents_tier() {
+        let settings = ulias_core::settings::Settings::default();
+        let client: SharedModelClient = Arc::new(crate::model::ReplayClient::new(Vec::new()));
+        let pools = Pools::new(
+            settings
+                .models
+                .pools
+                .iter()
+                .map(|p| ModelPool::new(p.clone(), client.clone()))
+                .collect(),
+        );
+        let rule = RoutingRule {
+            agent: "coder".into(),
+            task_pattern: "bug_fix_one_file".into(),
+            pool: "executor".into(),
+        };
+        let route = |kind| pools.route(Tier::Thinker, "coder", kind, std::slice::from_ref(&rule));
+        assert_eq!(
+            route(Some("bug_fix_one_file")).map(|p| p.settings.name.as_str()),
+            Some("executor")
+        );
+        assert_eq!(
+            route(Some("refactor")).map(|p| p.settings.name.as_str()),
+            Some("thinker")
+        );
+        assert_eq!(
+            route(None).map(|p| p.settings.name.as_str()),
+            Some("thinker")
+        );
+    }
+}

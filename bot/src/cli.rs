@@ -43,8 +43,13 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Create or update the database schema.
     Migrate,
-    /// Validate the settings (and, once they exist, the prompts) and print a summary.
+    /// Validate the settings and the agent files, and print a summary.
     Check,
+    /// Re-run a task against its recorded model answers (nothing is written).
+    Replay {
+        /// The task's id (`42` or `#42`).
+        task: ulias_core::domain::TaskId,
+    },
 }
 
 /// Options of `ulias simulate`.

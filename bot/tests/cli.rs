@@ -6,6 +6,13 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ulias.example.toml");
+const PROMPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../prompts");
+
+/// How many migrations a new SQLite database gets.
+fn migrations() -> usize {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations/sqlite");
+    std::fs::read_dir(dir).unwrap().count()
+}
 
 /// Runs `ulias` in `dir` with a clean environment plus `env`.
 fn ulias(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -25,9 +32,17 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn check_accepts_the_example_settings_and_prints_a_one_screen_summary() {
     let dir = tempfile::tempdir().unwrap();
-    let out = ulias(dir.path(), &["check", "--config", EXAMPLE], &[]);
+    let out = ulias(
+        dir.path(),
+        &["check", "--config", EXAMPLE],
+        &[("ULIAS_PROMPTS_DIR", PROMPTS)],
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("prompts    33 agents in 9 teams"),
+        "{stdout}"
+    );
     assert!(stdout.contains("ulias.example.toml: valid"), "{stdout}");
     assert!(stdout.contains("models     2 pool(s)"), "{stdout}");
     assert!(
@@ -54,6 +69,28 @@ fn check_refuses_a_bad_value_and_names_its_key() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("`models.pools[1].slots`"), "{stderr}");
     assert!(stderr.contains("from 1 to 256"), "{stderr}");
+}
+
+#[test]
+fn check_refuses_an_agent_file_with_six_tools_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let prompts = dir.path().join("prompts");
+    std::fs::create_dir_all(prompts.join("agents")).unwrap();
+    for name in ["_preamble.md", "_json_protocol.md"] {
+        std::fs::copy(Path::new(PROMPTS).join(name), prompts.join(name)).unwrap();
+    }
+    let coder = std::fs::read_to_string(Path::new(PROMPTS).join("agents/coder.md")).unwrap();
+    let six = coder.replace("\"git_diff\"]", "\"git_diff\", \"grep\"]");
+    std::fs::write(prompts.join("agents/coder.md"), six).unwrap();
+
+    let out = ulias(dir.path(), &["check"], &[]);
+
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("prompts/agents/coder.md: `tools`: 6 tools"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -103,8 +140,9 @@ fn migrate_creates_the_schema_then_finds_nothing_to_do() {
 
     let first = ulias(dir.path(), &["migrate"], &env);
     assert!(first.status.success(), "{}", text(&first.stderr));
+    let applied = format!("applied {} migration(s)", migrations());
     assert!(
-        text(&first.stdout).contains("applied 1 migration(s)"),
+        text(&first.stdout).contains(&applied),
         "{}",
         text(&first.stdout)
     );
@@ -133,7 +171,7 @@ fn json_logs_are_one_object_per_line_on_stderr() {
         .find(|line| line["message"] == "database migrated")
         .unwrap();
     assert_eq!(migrated["level"], "INFO");
-    assert_eq!(migrated["applied"], 1);
+    assert_eq!(migrated["applied"], migrations());
 }
 
 #[test]

@@ -4,9 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
 
 use serde_json::{Value, json};
-use ulias_agents::model::{ChatResponse, ReplayClient, Usage};
+use ulias_agents::model::ReplayClient;
 use ulias_agents::pools::{ModelPool, Pools};
-use ulias_agents::runner::{RunError, RunMode, recorded_tool_results};
+use ulias_agents::runner::{RunError, RunMode, recorded_answers, recorded_tool_results};
 use ulias_core::domain::{LogKind, LogScope, MessageRole, NewLogEntry, TaskStatus, ValidationKind};
 use ulias_core::money::Usd;
 use ulias_core::settings::{BudgetSettings, ToolProtocol};
@@ -420,27 +420,7 @@ async fn a_replay_against_the_recorded_answers_reaches_the_same_output_and_write
     let original = h.runner.run(&task, RunMode::Live).await.unwrap();
     let rows_before = h.db.scalar("SELECT COUNT(*) FROM log_entries").await;
 
-    let recorded: Vec<ChatResponse> =
-        h.db.store
-            .messages_of_task(task.id)
-            .await
-            .unwrap()
-            .into_iter()
-            .filter(|m| m.role == MessageRole::Assistant)
-            .map(|m| ChatResponse {
-                content: m.content.unwrap_or_default(),
-                tool_calls: m
-                    .tool_calls
-                    .map(|c| serde_json::from_value(c).unwrap())
-                    .unwrap_or_default(),
-                usage: Usage {
-                    input: m.tokens_in,
-                    output: m.tokens_out,
-                    estimated: m.usage_estimated,
-                },
-                model: m.model.unwrap_or_default(),
-            })
-            .collect();
+    let recorded = recorded_answers(&h.db.store, task.id).await.unwrap();
     assert_eq!(recorded.len(), 3);
     let replay = std::sync::Arc::new(ReplayClient::new(recorded));
     let mut runner = h.runner.clone();

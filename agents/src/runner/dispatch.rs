@@ -56,7 +56,7 @@ pub(crate) async fn dispatch(
     source: &mut ToolSource,
 ) -> Result<Dispatched, RunError> {
     let agent = spec.name.as_str();
-    let allowed_here = spec.tools.iter().any(|tool| *tool == call.name);
+    let allowed_here = spec.tools.contains(&call.name);
     let tool_spec = registry.spec(&call.name);
     let allowed = allowed_here && tool_spec.is_some_and(|tool| tool.agents.allows(agent));
     let Some(tool_spec) = tool_spec.filter(|_| allowed) else {

@@ -39,8 +39,8 @@ pub struct RunnerConfig {
     pub wall_clock: Duration,
     /// The most tokens one answer may use (also the cost estimate's output).
     pub max_output_tokens: u32,
-    /// The language people are answered in.
-    pub locale: String,
+    /// The language people are answered in, by name (`French`).
+    pub language: String,
 }
 
 impl Default for RunnerConfig {
@@ -48,7 +48,7 @@ impl Default for RunnerConfig {
         Self {
             wall_clock: Duration::from_secs(600),
             max_output_tokens: 1024,
-            locale: "fr".to_owned(),
+            language: "French".to_owned(),
         }
     }
 }
@@ -340,7 +340,7 @@ impl Runner {
         }
         let context = PromptContext {
             date: &date,
-            locale: &self.config.locale,
+            language: &self.config.language,
             output_schema: &schema_text,
             layers: &layers,
         };
@@ -461,6 +461,36 @@ fn invalid_output_feedback(errors: &[String]) -> String {
 
 fn last<T>(items: &[T]) -> &[T] {
     &items[items.len().saturating_sub(1)..]
+}
+
+/// The model's recorded answers to a task, in order, for a replay.
+pub async fn recorded_answers(
+    store: &Store,
+    task: TaskId,
+) -> Result<Vec<ChatResponse>, StoreError> {
+    store
+        .messages_of_task(task)
+        .await?
+        .into_iter()
+        .filter(|m| m.role == MessageRole::Assistant)
+        .map(|m| {
+            let tool_calls = match m.tool_calls {
+                Some(calls) => serde_json::from_value(calls)
+                    .map_err(|e| StoreError::Invalid(format!("recorded tool calls: {e}")))?,
+                None => Vec::new(),
+            };
+            Ok(ChatResponse {
+                content: m.content.unwrap_or_default(),
+                tool_calls,
+                usage: crate::model::Usage {
+                    input: m.tokens_in,
+                    output: m.tokens_out,
+                    estimated: m.usage_estimated,
+                },
+                model: m.model.unwrap_or_default(),
+            })
+        })
+        .collect()
 }
 
 /// The recorded tool results of a task, in order, for a replay.

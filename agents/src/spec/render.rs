@@ -9,8 +9,8 @@ use crate::tools::ToolRegistry;
 pub struct PromptContext<'a> {
     /// Today, as the agent should read it (`2026-12-02`).
     pub date: &'a str,
-    /// The language people are answered in (`fr`).
-    pub locale: &'a str,
+    /// The language people are answered in (`French`).
+    pub language: &'a str,
     /// The output schema, as JSON.
     pub output_schema: &'a str,
     /// Context layers (state, lessons, …), each a block of text.
@@ -36,7 +36,7 @@ pub fn render_system_prompt(
         .replace("{{agent}}", agent.name.as_str())
         .replace("{{team}}", agent.team.as_str())
         .replace("{{date}}", context.date)
-        .replace("{{locale}}", context.locale)
+        .replace("{{locale}}", context.language)
         .replace("{{tools}}", &tool_lines.join("; "))
         .replace("{{output_schema}}", context.output_schema);
     let mut prompt = format!("{}\n\n{}", filled.trim(), agent.prompt.trim());

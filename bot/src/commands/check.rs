@@ -1,9 +1,13 @@
 //! `ulias check`: the settings (valid, or the load already failed naming
 //! the key) summarised on one screen.
 
+use std::collections::BTreeSet;
 use std::io::Write;
 
 use secrecy::ExposeSecret;
+use ulias_agents::schemas::OutputSchemas;
+use ulias_agents::spec::{Catalogue, MAX_PROMPT_TOKENS, MAX_TOOLS};
+use ulias_agents::tools::ToolRegistry;
 use ulias_core::settings::{Settings, SettingsSource, TelegramSettings};
 use ulias_core::store::{BackendKind, redact_url};
 
@@ -15,10 +19,30 @@ pub fn run(
     source: &SettingsSource,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
+    let catalogue = load_catalogue(settings)?;
     for line in summary(settings, source) {
         writeln!(out, "{line}")?;
     }
+    writeln!(out, "{}", catalogue_line(settings, &catalogue))?;
     Ok(Outcome::Done)
+}
+
+/// Loads and lints the agent files named by the settings.
+pub fn load_catalogue(settings: &Settings) -> anyhow::Result<Catalogue> {
+    let tools = ToolRegistry::standard();
+    let schemas = OutputSchemas::build()?;
+    Ok(Catalogue::load(&settings.prompts_dir, &tools, &schemas)?)
+}
+
+fn catalogue_line(settings: &Settings, catalogue: &Catalogue) -> String {
+    let teams: BTreeSet<&str> = catalogue.agents().map(|a| a.team.as_str()).collect();
+    format!(
+        "prompts    {} agents in {} teams from {}: each has 1–{MAX_TOOLS} known tools, a known \
+         output schema and a prompt of at most {MAX_PROMPT_TOKENS} tokens",
+        catalogue.len(),
+        teams.len(),
+        settings.prompts_dir.display()
+    )
 }
 
 /// The summary, one line per section.
@@ -88,10 +112,6 @@ pub fn summary(settings: &Settings, source: &SettingsSource) -> Vec<String> {
     } else {
         "ntfy       off (no topic)".to_owned()
     });
-    lines.push(
-        "prompts    not checked: agent files arrive with the agent runtime (not built yet)"
-            .to_owned(),
-    );
     lines
 }
 

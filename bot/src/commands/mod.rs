@@ -3,6 +3,7 @@
 
 mod check;
 mod migrate;
+mod replay;
 mod run;
 mod simulate;
 
@@ -38,6 +39,7 @@ pub async fn dispatch(
         Command::Migrate => migrate::run(&settings, &mut out).await,
         Command::Simulate(args) => simulate::run(&settings, &source, args, &mut out).await,
         Command::Run => run::run(&settings),
+        Command::Replay { task } => replay::run(&settings, *task, &mut out).await,
     }
 }
 

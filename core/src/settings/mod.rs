@@ -24,6 +24,16 @@ text_enum! {
     }
 }
 
+impl Locale {
+    /// The language's name in English, as prompts name it.
+    pub fn language(self) -> &'static str {
+        match self {
+            Self::Fr => "French",
+            Self::En => "English",
+        }
+    }
+}
+
 text_enum! {
     /// How the bot receives Telegram updates.
     pub enum UpdateMode as "update mode" {
@@ -69,11 +79,13 @@ text_enum! {
 }
 
 /// Everything Ulias can be told before it starts.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
     /// The language the bot speaks.
     pub locale: Locale,
+    /// The folder of agent files, preamble and playbooks.
+    pub prompts_dir: std::path::PathBuf,
     /// Where the store lives.
     pub database: DatabaseSettings,
     /// The Telegram bot, its people and its chats.
@@ -84,6 +96,20 @@ pub struct Settings {
     pub budgets: BudgetSettings,
     /// Push notifications and A/B/C answers.
     pub ntfy: NtfySettings,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            locale: Locale::default(),
+            prompts_dir: "prompts".into(),
+            database: DatabaseSettings::default(),
+            telegram: TelegramSettings::default(),
+            models: ModelSettings::default(),
+            budgets: BudgetSettings::default(),
+            ntfy: NtfySettings::default(),
+        }
+    }
 }
 
 /// Where the store lives.

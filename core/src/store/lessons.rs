@@ -92,7 +92,7 @@ fn encode_embedding(values: &[f32]) -> Vec<u8> {
 }
 
 fn decode_embedding(bytes: &[u8]) -> Result<Vec<f32>, StoreError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(StoreError::corrupt(
             "lesson embedding",
             "length is not a multiple of 4",

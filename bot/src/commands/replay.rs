@@ -1,0 +1,98 @@
+//! `ulias replay <task>`: run a task's agent again against the model answers
+//! recorded for it, with the recorded tool results. Nothing is written: it
+//! shows whether today's runner reaches the same output.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use anyhow::Context;
+use ulias_agents::alerts::LogAlerter;
+use ulias_agents::ledger::Ledger;
+use ulias_agents::model::{ReplayClient, SharedModelClient};
+use ulias_agents::pools::{ModelPool, Pools};
+use ulias_agents::runner::{
+    RunMode, Runner, RunnerConfig, recorded_answers, recorded_tool_results,
+};
+use ulias_agents::schemas::OutputSchemas;
+use ulias_agents::tools::ToolRegistry;
+use ulias_core::clock::{SharedClock, SystemClock};
+use ulias_core::domain::TaskId;
+use ulias_core::settings::Settings;
+
+use super::check::load_catalogue;
+use super::{Outcome, open_store};
+
+/// Replays `task` and reports whether the output matches the recorded one.
+pub async fn run(
+    settings: &Settings,
+    task: TaskId,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    let store = open_store(settings).await?;
+    let task = store.task(task).await.context("Failed to read the task")?;
+    let answers = recorded_answers(&store, task.id).await?;
+    anyhow::ensure!(
+        !answers.is_empty(),
+        "task #{} has no recorded model answers",
+        task.id
+    );
+    let count = answers.len();
+    let replay = Arc::new(ReplayClient::new(answers));
+    let client: SharedModelClient = replay.clone();
+    let pools = settings
+        .models
+        .pools
+        .iter()
+        .map(|pool| {
+            let mut pool = pool.clone();
+            // A replay spends nothing.
+            (pool.price_in_per_1k, pool.price_out_per_1k) = (0.0, 0.0);
+            ModelPool::new(pool, client.clone())
+        })
+        .collect();
+    let clock: SharedClock = Arc::new(SystemClock);
+    let alerter = Arc::new(LogAlerter);
+    let runner = Runner {
+        store: store.clone(),
+        clock: clock.clone(),
+        catalogue: Arc::new(load_catalogue(settings)?),
+        tools: Arc::new(ToolRegistry::standard()),
+        schemas: Arc::new(OutputSchemas::build()?),
+        pools: Pools::new(pools),
+        ledger: Ledger::new(
+            store.clone(),
+            clock,
+            alerter.clone(),
+            settings.budgets.clone(),
+        ),
+        alerter,
+        embedder: client,
+        config: RunnerConfig {
+            language: settings.locale.language().to_owned(),
+            ..RunnerConfig::default()
+        },
+    };
+    let results = recorded_tool_results(&store, task.id).await?;
+    let replayed = runner.run(&task, RunMode::Replay(results)).await;
+    store.close().await;
+    writeln!(
+        out,
+        "task #{} ({}): {} of {count} recorded answers replayed",
+        task.id,
+        task.agent,
+        replay.used()
+    )?;
+    let output = replayed.context("The replay did not reach an output")?;
+    if Some(&output.output) == task.result.as_ref() {
+        writeln!(out, "output     same as recorded")?;
+        Ok(Outcome::Done)
+    } else {
+        writeln!(out, "output     {}", output.output)?;
+        writeln!(
+            out,
+            "recorded   {}",
+            task.result.map_or("none".to_owned(), |r| r.to_string())
+        )?;
+        anyhow::bail!("the replayed output differs from the recorded one")
+    }
+}
