@@ -449,3 +449,42 @@ impl ClockNow for Harness {
         self.clock.now()
     }
 }
+
+#[tokio::test]
+async fn each_monthly_cloud_threshold_alerts_once() {
+    let mut finish = fixture("refused_tool")[1].clone();
+    finish["usage"] = json!({"prompt_tokens": 1000, "completion_tokens": 200});
+    let options = Options {
+        // The cloud call costs $0.02: from $4.99 it crosses the $5 threshold.
+        prices: (0.01, 0.05),
+        cloud_turns: Some(vec![finish.clone(), finish]),
+        ..Options::default()
+    };
+    let h = Harness::with(
+        options,
+        vec![json!({"status": 503}), json!({"status": 503})],
+    )
+    .await;
+    let spent = NewLogEntry {
+        cloud: true,
+        cost: Usd::from_micros(4_990_000),
+        ..NewLogEntry::event(
+            LogScope::default(),
+            LogKind::ModelCall,
+            "earlier cloud calls",
+        )
+    };
+    h.db.store.append_log(&spent, h.clock_now()).await.unwrap();
+
+    for _ in 0..2 {
+        let task = h.claimed_task("scanner", json!({})).await;
+        h.runner.run(&task, RunMode::Live).await.unwrap();
+    }
+
+    let titles: Vec<String> = h.alerts.alerts().into_iter().map(|a| a.title).collect();
+    assert_eq!(
+        titles,
+        ["Cloud spend passed $5.0000 this month"],
+        "once, not per call"
+    );
+}

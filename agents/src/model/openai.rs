@@ -32,6 +32,9 @@ impl OpenAiClient {
         model: &str,
         timeout: Duration,
     ) -> Result<Self, ModelError> {
+        // reqwest is built without a default TLS provider: use ring, as sqlx
+        // does. Installing twice is harmless (the first one stays).
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let key = api_key.map_or("none", |key| key.expose_secret());
         let config = OpenAIConfig::new()
             .with_api_base(base_url.trim_end_matches('/'))

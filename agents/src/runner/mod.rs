@@ -232,6 +232,12 @@ impl Runner {
                 .call_model(pool, &request, task, &state.spend, scope)
                 .await?;
             let cost = call_cost(&used.settings, &response.usage);
+            state.count(&response, cost, &used.settings.model);
+            let action = conversation.take_answer(&response);
+            // The row first: the ledger's monthly sum must include this call.
+            recorder
+                .model_call(turn, &response, &action, used, cost)
+                .await?;
             self.ledger
                 .record(
                     &mut state.spend,
@@ -239,11 +245,6 @@ impl Runner {
                     cost.real,
                     used.is_cloud(),
                 )
-                .await?;
-            state.count(&response, cost, &used.settings.model);
-            let action = conversation.take_answer(&response);
-            recorder
-                .model_call(turn, &response, &action, used, cost)
                 .await?;
             match action {
                 Action::Finish(output) => match schema.validate(&output) {

@@ -17,7 +17,7 @@ use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::tools::ToolRegistry;
 use ulias_core::clock::{SharedClock, SystemClock};
 use ulias_core::domain::TaskId;
-use ulias_core::settings::Settings;
+use ulias_core::settings::{Settings, ToolProtocol};
 
 use super::check::load_catalogue;
 use super::{Outcome, open_store};
@@ -37,6 +37,12 @@ pub async fn run(
         task.id
     );
     let count = answers.len();
+    // Native tool calls were recorded only if the run used the tools protocol.
+    let protocol = if answers.iter().any(|a| !a.tool_calls.is_empty()) {
+        ToolProtocol::Tools
+    } else {
+        ToolProtocol::Json
+    };
     let replay = Arc::new(ReplayClient::new(answers));
     let client: SharedModelClient = replay.clone();
     let pools = settings
@@ -45,8 +51,9 @@ pub async fn run(
         .iter()
         .map(|pool| {
             let mut pool = pool.clone();
-            // A replay spends nothing.
+            // A replay spends nothing, and speaks as the recorded run did.
             (pool.price_in_per_1k, pool.price_out_per_1k) = (0.0, 0.0);
+            pool.protocol = protocol;
             ModelPool::new(pool, client.clone())
         })
         .collect();
