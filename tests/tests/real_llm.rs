@@ -55,8 +55,9 @@ async fn a_real_small_model_runs_an_agent_in_the_json_protocol_and_embeds_text()
     let outcome = h.runner.run(&task, RunMode::Live).await;
     eprintln!("real model run: {outcome:?}");
 
-    // A 135M model may not produce a good summary; what is proven here is
-    // the path: real HTTP, the server's own usage, constrained JSON turns.
+    // A 135M model rarely produces a good summary (it tends to loop inside
+    // a string); what is proven here is the path: real HTTP, the server's
+    // own usage, schema-constrained JSON turns, every call logged.
     let messages = h.db.store.messages_of_task(task.id).await.unwrap();
     let answers: Vec<_> = messages
         .iter()
@@ -66,13 +67,27 @@ async fn a_real_small_model_runs_an_agent_in_the_json_protocol_and_embeds_text()
     for answer in &answers {
         assert!(!answer.usage_estimated, "llama.cpp reports usage");
         assert!(answer.tokens_in > 0 && answer.tokens_out > 0);
-        let text = answer.content.as_deref().unwrap_or_default();
-        let object: serde_json::Value = serde_json::from_str(text.trim())
-            .unwrap_or_else(|e| panic!("a constrained answer is one JSON object ({e}): {text}"));
+        let text = answer.content.as_deref().unwrap_or_default().trim_start();
+        // The server applied the JSON schema: every answer is a protocol
+        // object (or its beginning, when the token limit cut it short),
+        // never the prose an unconstrained 135M model writes.
+        let head: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .take(9)
+            .collect();
+        // serde_json sorts keys, so the grammar asks for "args" before "tool".
+        let protocol = ["{\"args\"", "{\"tool\"", "{\"finish\""];
         assert!(
-            object.get("tool").is_some() || object.get("finish").is_some(),
+            protocol.iter().any(|start| head.starts_with(start)),
             "{text}"
         );
+        if serde_json::from_str::<serde_json::Value>(text).is_err() {
+            assert_eq!(
+                answer.tokens_out, 256,
+                "neither an object nor cut short: {text}"
+            );
+        }
     }
     let model_rows =
         h.db.store

@@ -30,6 +30,7 @@ pub(crate) struct Conversation {
     tools: Vec<ToolDefinition>,
     response_schema: Option<ResponseSchema>,
     max_tokens: u32,
+    temperature: Option<f32>,
     json_calls: usize,
 }
 
@@ -42,6 +43,7 @@ impl Conversation {
         registry: &ToolRegistry,
         output_schema: &Value,
         max_tokens: u32,
+        temperature: Option<f32>,
     ) -> Self {
         let (tools, response_schema) = match protocol {
             ToolProtocol::Tools => (native_tools(agent_tools, registry, output_schema), None),
@@ -59,6 +61,7 @@ impl Conversation {
             tools,
             response_schema,
             max_tokens,
+            temperature,
             json_calls: 0,
         }
     }
@@ -72,7 +75,7 @@ impl Conversation {
             messages: self.messages.clone(),
             tools: self.tools.clone(),
             response_schema: self.response_schema.clone(),
-            temperature: None,
+            temperature: self.temperature,
             max_tokens: Some(self.max_tokens),
         }
     }

@@ -41,6 +41,8 @@ pub struct RunnerConfig {
     pub max_output_tokens: u32,
     /// The language people are answered in, by name (`French`).
     pub language: String,
+    /// Sampling temperature; `None` leaves the server's default.
+    pub temperature: Option<f32>,
 }
 
 impl Default for RunnerConfig {
@@ -49,6 +51,7 @@ impl Default for RunnerConfig {
             wall_clock: Duration::from_secs(600),
             max_output_tokens: 1024,
             language: "French".to_owned(),
+            temperature: None,
         }
     }
 }
@@ -218,6 +221,7 @@ impl Runner {
             &self.tools,
             schema.schema(),
             self.config.max_output_tokens,
+            self.config.temperature,
         );
         let recorder = Recorder::new(&self.store, &self.clock, task, record);
         recorder.messages(conversation.messages(), 0).await?;
