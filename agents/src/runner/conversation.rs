@@ -42,8 +42,7 @@ impl Conversation {
         agent_tools: &[String],
         registry: &ToolRegistry,
         output_schema: &Value,
-        max_tokens: u32,
-        temperature: Option<f32>,
+        config: &super::RunnerConfig,
     ) -> Self {
         let (tools, response_schema) = match protocol {
             ToolProtocol::Tools => (native_tools(agent_tools, registry, output_schema), None),
@@ -60,8 +59,8 @@ impl Conversation {
             ],
             tools,
             response_schema,
-            max_tokens,
-            temperature,
+            max_tokens: config.max_output_tokens,
+            temperature: config.temperature,
             json_calls: 0,
         }
     }

@@ -220,8 +220,7 @@ impl Runner {
             &spec.tools,
             &self.tools,
             schema.schema(),
-            self.config.max_output_tokens,
-            self.config.temperature,
+            &self.config,
         );
         let recorder = Recorder::new(&self.store, &self.clock, task, record);
         recorder.messages(conversation.messages(), 0).await?;
