@@ -1,10 +1,220 @@
 //! # Layout
 //!
 //! `ulias-antispam` is the deterministic anti-spam engine for community
-//! groups: pure functions of a group's policy, its state, one event and the
-//! time passed in. No I/O, no async, no clock, no model — and no dependency
-//! on any other crate of the workspace.
+//! groups: [`check`] is a pure function of a group's [`CompiledPolicy`], its
+//! [`GroupState`], one [`Event`] and the time passed in. No I/O, no async,
+//! no clock, no model, and no dependency on any other crate of ours.
 //!
-//! The engine itself (normalisation, content rules, crypto addresses,
-//! behaviour, join gate, graduated actions) is not built yet; this crate
-//! only fixes its place in the dependency graph.
+//! - [`normalize`]: invisible characters, NFKC, confusables skeleton,
+//!   words mixing alphabets.
+//! - [`address`]: EVM (EIP-55), Solana (base58, 32 bytes), TON addresses.
+//! - [`content`]: phrase families (en, fr, ru), stop phrases, links and
+//!   their domains, only-a-link or only-a-mention, forwards, emoji.
+//! - [`behaviour`]: flood, campaigns, impersonation of admins.
+//! - [`gate`]: the captcha on join and raid mode.
+//! - [`verdict`]: every rule that fired, and the actions, graduated
+//!   (delete → mute → ban) and shaped by the group's mode.
+//!
+//! Not built yet: the naive Bayes classifier and the similarity index over
+//! known spam, the evaluation command and the benchmark.
+
+pub mod address;
+pub mod behaviour;
+pub mod content;
+pub mod gate;
+pub mod normalize;
+pub mod policy;
+pub mod state;
+pub mod verdict;
+
+pub use policy::{Event, Member, Message, Mode, Policy, Sender};
+pub use state::GroupState;
+pub use verdict::{Action, Hit, Rule, Verdict};
+
+use content::Phrases;
+
+/// Seconds in a day: strikes older than this are forgiven.
+const STRIKE_MEMORY: i64 = 86_400;
+
+/// A policy with its phrase matcher built once.
+pub struct CompiledPolicy {
+    pub policy: Policy,
+    phrases: Phrases,
+}
+
+/// A policy that cannot be compiled.
+#[derive(Debug)]
+pub struct PolicyError(String);
+
+impl std::fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the group's stop phrases cannot be compiled: {}", self.0)
+    }
+}
+
+impl std::error::Error for PolicyError {}
+
+impl CompiledPolicy {
+    /// Builds the phrase matcher for `policy`.
+    pub fn new(policy: Policy) -> Result<Self, PolicyError> {
+        let phrases = Phrases::new(&policy.stop_phrases).map_err(|e| PolicyError(e.to_string()))?;
+        Ok(Self { policy, phrases })
+    }
+}
+
+/// Judges one event. `now` is Unix seconds.
+pub fn check(
+    compiled: &CompiledPolicy,
+    state: &mut GroupState,
+    event: &Event,
+    now: i64,
+) -> Verdict {
+    let policy = &compiled.policy;
+    let mut verdict = match event {
+        Event::Message(message) | Event::Edited(message) => judge_message(
+            compiled,
+            state,
+            message,
+            matches!(event, Event::Edited(_)),
+            now,
+        ),
+        Event::Join(member) => gate::join(policy, state, member, now),
+        Event::NameChange(member) => {
+            let mut verdict = Verdict::default();
+            behaviour::impersonation(policy, member, &mut verdict);
+            if !verdict.hits.is_empty() {
+                hold_for_review(member, &mut verdict);
+            }
+            verdict
+        }
+        Event::Reaction { .. } => Verdict::default(),
+        Event::CaptchaAnswer { member, answer } => gate::answer(state, member, *answer),
+        Event::Tick => gate::tick(policy, state, now),
+    };
+    if policy.mode == policy::Mode::DryRun && !verdict.actions.is_empty() {
+        verdict.dry_run = true;
+    }
+    verdict
+}
+
+fn judge_message(
+    compiled: &CompiledPolicy,
+    state: &mut GroupState,
+    message: &Message,
+    edited: bool,
+    now: i64,
+) -> Verdict {
+    let policy = &compiled.policy;
+    let mut verdict = Verdict::default();
+    let sender = &message.sender;
+    let id = sender.judged_id();
+    let is_admin =
+        sender.as_channel.is_none() && policy.admins.iter().any(|a| a.id == sender.member.id);
+    if is_admin {
+        return verdict;
+    }
+    let foreign = content::foreign_addresses(&message.text, &policy.official_addresses);
+    if let Some(address) = foreign.first() {
+        verdict.hit(
+            Rule::ForeignAddress,
+            10.0,
+            format!("{:?} address {}", address.chain, address.text),
+        );
+        verdict.actions = vec![
+            Action::Delete {
+                message: message.id,
+            },
+            ban_or_mute(policy, id, now),
+            Action::RemindOfficialAddress,
+        ];
+        return verdict;
+    }
+    let text = normalize::normalize(&message.text);
+    let trusted = state.is_trusted(id, policy.trust_after);
+    compiled.phrases.judge(&text, trusted, &mut verdict);
+    if !trusted {
+        content::judge_form(
+            &text,
+            message.forwarded,
+            &policy.allowed_domains,
+            policy.max_emoji,
+            &mut verdict,
+        );
+        if !edited {
+            behaviour::campaign(policy, state, id, &text.skeleton, now, &mut verdict);
+        }
+    }
+    if !edited {
+        behaviour::flood(policy, state, id, now, &mut verdict);
+    }
+    graduate(policy, state, id, message, now, &mut verdict);
+    verdict
+}
+
+/// Delete from a score of 2; mute from 3.5 or on a second strike within a
+/// day; ban from 5 or on a third strike. Soft mode mutes instead of banning.
+fn graduate(
+    policy: &Policy,
+    state: &mut GroupState,
+    id: i64,
+    message: &Message,
+    now: i64,
+    verdict: &mut Verdict,
+) {
+    let score = verdict.score();
+    let member = state.member(id);
+    while member
+        .strikes
+        .front()
+        .is_some_and(|at| *at <= now - STRIKE_MEMORY)
+    {
+        member.strikes.pop_front();
+    }
+    if score < 2.0 {
+        if verdict.hits.is_empty() && message.text.chars().count() >= policy.trust_min_chars {
+            member.clean += 1;
+        }
+        return;
+    }
+    member.strikes.push_back(now);
+    let strikes = member.strikes.len();
+    verdict.actions.push(Action::Delete {
+        message: message.id,
+    });
+    if score >= 5.0 || strikes >= 3 {
+        verdict.actions.push(ban_or_mute(policy, id, now));
+    } else if score >= 3.5 || strikes >= 2 {
+        verdict.actions.push(Action::Mute {
+            user: id,
+            until: now + policy.mute_seconds,
+        });
+    }
+}
+
+fn ban_or_mute(policy: &Policy, id: i64, now: i64) -> Action {
+    match policy.mode {
+        policy::Mode::Soft => Action::Mute {
+            user: id,
+            until: now + 30 * STRIKE_MEMORY,
+        },
+        _ => Action::Ban { user: id },
+    }
+}
+
+fn hold_for_review(member: &Member, verdict: &mut Verdict) {
+    verdict
+        .actions
+        .push(Action::HoldForReview { user: member.id });
+    let details = verdict
+        .hits
+        .iter()
+        .map(|h| h.details.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    verdict.actions.push(Action::AlertTeam {
+        text: format!(
+            "possible impersonation by {} ({}): {details}",
+            member.display_name, member.id
+        ),
+    });
+}

@@ -1,0 +1,355 @@
+//! Content rules: what a message says, judged on its normalised form.
+
+use aho_corasick::AhoCorasick;
+
+use crate::address::{Address, find_addresses};
+use crate::normalize::{Normalized, skeleton_of};
+use crate::verdict::{Rule, Verdict};
+
+/// Phrase families in English, French and Russian. Matched on the
+/// confusables skeleton, so disguised spellings match too.
+const FAMILIES: &[(Rule, &[&str])] = &[
+    (
+        Rule::DmScam,
+        &[
+            "dm me",
+            "pm me",
+            "inbox me",
+            "message me privately",
+            "write me in private",
+            "contact support",
+            "support will contact you",
+            "admin will contact you",
+            "écris-moi en privé",
+            "écrivez-moi en privé",
+            "en mp",
+            "mp moi",
+            "contactez le support",
+            "le support vous contactera",
+            "пиши в лс",
+            "напиши в лс",
+            "пишите в лс",
+            "пишите в личку",
+            "в личные сообщения",
+        ],
+    ),
+    (
+        Rule::Airdrop,
+        &[
+            "airdrop",
+            "claim your",
+            "claim now",
+            "free tokens",
+            "giveaway",
+            "réclamez vos",
+            "récupérez vos",
+            "récupérer vos jetons",
+            "jetons gratuits",
+            "раздача",
+            "аирдроп",
+            "эирдроп",
+            "бесплатные токены",
+        ],
+    ),
+    (
+        Rule::WalletSync,
+        &[
+            "connect your wallet",
+            "connect wallet",
+            "sync your wallet",
+            "synchronize your wallet",
+            "validate your wallet",
+            "wallet validation",
+            "rectify your wallet",
+            "seed phrase",
+            "recovery phrase",
+            "avoid suspension",
+            "will be suspended",
+            "éviter la suspension",
+            "connectez votre portefeuille",
+            "synchronisez votre portefeuille",
+            "validez votre portefeuille",
+            "phrase de récupération",
+            "подключите кошелек",
+            "подключи кошелек",
+            "синхронизируйте кошелек",
+            "сид фраз",
+        ],
+    ),
+    (
+        Rule::Migration,
+        &[
+            "token migration",
+            "migrate your tokens",
+            "migration to v2",
+            "swap to v2",
+            "new contract",
+            "migration des jetons",
+            "nouveau contrat",
+            "миграция токенов",
+            "новый контракт",
+        ],
+    ),
+    (
+        Rule::Presale,
+        &[
+            "presale",
+            "pre-sale",
+            "whitelist spot",
+            "prévente",
+            "пресейл",
+            "предпродажа",
+        ],
+    ),
+];
+
+/// The compiled phrase families.
+pub struct Phrases {
+    matcher: AhoCorasick,
+    rules: Vec<Rule>,
+    phrases: Vec<String>,
+}
+
+impl Phrases {
+    /// Compiles the families plus a group's own stop phrases.
+    pub fn new(stop_phrases: &[String]) -> Result<Self, aho_corasick::BuildError> {
+        let mut rules = Vec::new();
+        let mut phrases = Vec::new();
+        for (rule, family) in FAMILIES {
+            for phrase in *family {
+                rules.push(*rule);
+                phrases.push(skeleton_of(&phrase.to_lowercase()));
+            }
+        }
+        for phrase in stop_phrases.iter().filter(|p| !p.trim().is_empty()) {
+            rules.push(Rule::StopPhrase);
+            phrases.push(skeleton_of(&phrase.to_lowercase()));
+        }
+        let matcher = AhoCorasick::new(&phrases)?;
+        Ok(Self {
+            matcher,
+            rules,
+            phrases,
+        })
+    }
+
+    /// Adds a hit per family (and for stop phrases) found in the message:
+    /// 1 for a family (1.5 for "DM me" scams), plus 0.5 for each further
+    /// phrase of it; 3 for a group's own stop phrase.
+    pub fn judge(&self, text: &Normalized, trusted: bool, verdict: &mut Verdict) {
+        let mut found: Vec<(Rule, Vec<usize>)> = Vec::new();
+        for hit in self.matcher.find_overlapping_iter(&text.skeleton) {
+            let index = hit.pattern().as_usize();
+            let rule = self.rules[index];
+            if trusted && rule != Rule::StopPhrase {
+                continue;
+            }
+            match found.iter_mut().find(|(r, _)| *r == rule) {
+                Some((_, phrases)) if !phrases.contains(&index) => phrases.push(index),
+                Some(_) => {}
+                None => found.push((rule, vec![index])),
+            }
+        }
+        for (rule, phrases) in found {
+            let base = match rule {
+                Rule::StopPhrase => 3.0,
+                Rule::DmScam => 1.5,
+                _ => 1.0,
+            };
+            let score = base + 0.5 * (phrases.len() - 1) as f32;
+            let quoted: Vec<String> = phrases
+                .iter()
+                .map(|i| format!("\"{}\"", self.phrases[*i]))
+                .collect();
+            verdict.hit(rule, score, quoted.join(", "));
+        }
+    }
+}
+
+/// Links, mentions, forwards, emoji, disguises.
+pub fn judge_form(
+    text: &Normalized,
+    forwarded: bool,
+    allowed_domains: &[String],
+    max_emoji: usize,
+    verdict: &mut Verdict,
+) {
+    let words: Vec<&str> = text.text.split_whitespace().collect();
+    let links: Vec<&str> = words.iter().copied().filter(|w| is_link(w)).collect();
+    let mentions = words
+        .iter()
+        .filter(|w| w.starts_with('@') && w.len() > 1)
+        .count();
+    for link in &links {
+        let host = host_of(link);
+        if !allowed_domains
+            .iter()
+            .any(|d| host == *d || host.ends_with(&format!(".{d}")))
+        {
+            verdict.hit(Rule::ForeignLink, 1.0, format!("link to {host}"));
+            break;
+        }
+    }
+    let substance = words.len() - links.len() - mentions;
+    if !links.is_empty() && substance == 0 {
+        verdict.hit(Rule::OnlyLink, 1.5, "the message is only a link");
+    } else if mentions > 0 && substance == 0 && links.is_empty() {
+        verdict.hit(Rule::OnlyMention, 1.0, "the message is only a mention");
+    }
+    if forwarded {
+        verdict.hit(Rule::Forward, 0.5, "forwarded from elsewhere");
+    }
+    let emoji = text.text.chars().filter(|c| is_emoji(*c)).count();
+    if emoji > max_emoji {
+        verdict.hit(Rule::Emoji, 1.0, format!("{emoji} emoji"));
+    }
+    if let Some(word) = text.mixed_script_words.first() {
+        verdict.hit(
+            Rule::MixedScript,
+            1.5,
+            format!("\"{word}\" mixes alphabets"),
+        );
+    }
+    if text.invisible >= 3 {
+        verdict.hit(
+            Rule::Invisible,
+            1.0,
+            format!("{} invisible characters", text.invisible),
+        );
+    }
+}
+
+/// Addresses in the message that are not the operation's official ones.
+pub fn foreign_addresses(raw: &str, official: &[String]) -> Vec<Address> {
+    let official: Vec<String> = official
+        .iter()
+        .filter_map(|a| crate::address::parse_address(a.trim()))
+        .map(|a| a.canonical)
+        .collect();
+    // Addresses are case-sensitive (checksums, base58): read the raw text.
+    find_addresses(raw)
+        .into_iter()
+        .filter(|address| !official.contains(&address.canonical))
+        .collect()
+}
+
+fn is_link(word: &str) -> bool {
+    let word = word.trim_matches(|c: char| "()[]<>,.!?\"'".contains(c));
+    if word.starts_with("http://") || word.starts_with("https://") || word.starts_with("www.") {
+        return true;
+    }
+    if word.starts_with("t.me/") || word.starts_with("telegram.me/") {
+        return true;
+    }
+    // A bare domain with a path or a common spam TLD.
+    let host = word.split('/').next().unwrap_or_default();
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
+        && labels.last().is_some_and(|tld| {
+            (2..=10).contains(&tld.len()) && tld.chars().all(|c| c.is_ascii_alphabetic())
+        })
+        && !labels[0].chars().all(|c| c.is_ascii_digit())
+}
+
+/// The host of a link, lowercase, without `www.`.
+pub fn host_of(link: &str) -> String {
+    let link = link.trim_matches(|c: char| "()[]<>,.!?\"'".contains(c));
+    let rest = link.split_once("://").map_or(link, |(_, rest)| rest);
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = host.rsplit('@').next().unwrap_or(host);
+    let host = host.split(':').next().unwrap_or(host);
+    host.trim_start_matches("www.").to_lowercase()
+}
+
+fn is_emoji(c: char) -> bool {
+    matches!(c as u32,
+        0x1F300..=0x1FAFF | 0x2600..=0x27BF | 0x1F000..=0x1F2FF | 0x2B00..=0x2BFF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::normalize;
+
+    fn rules_of(text: &str) -> Vec<&'static str> {
+        let mut verdict = Verdict::default();
+        let normalized = normalize(text);
+        Phrases::new(&["send me 1 eth".to_owned()]).unwrap().judge(
+            &normalized,
+            false,
+            &mut verdict,
+        );
+        judge_form(
+            &normalized,
+            false,
+            &["example.org".to_owned()],
+            8,
+            &mut verdict,
+        );
+        verdict.rules()
+    }
+
+    #[test]
+    fn each_phrase_family_fires_in_each_language() {
+        let table: &[(&str, &[&str])] = &[
+            ("DM me for the whitelist", &["dm_scam"]),
+            ("Écrivez-moi en privé pour le bonus", &["dm_scam"]),
+            ("Пишите в лс, быстро", &["dm_scam"]),
+            ("Claim your AIRDROP today", &["airdrop"]),
+            ("Раздача токенов всем", &["airdrop"]),
+            (
+                "Please connect your wallet to fix the error",
+                &["wallet_sync"],
+            ),
+            (
+                "Synchronisez votre portefeuille maintenant",
+                &["wallet_sync"],
+            ),
+            ("Token migration to V2 has started", &["migration"]),
+            ("Presale is live", &["presale"]),
+            ("just send me 1 ETH and get 2 back", &["stop_phrase"]),
+        ];
+        for (text, expected) in table {
+            assert_eq!(rules_of(text), *expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn disguised_spellings_still_fire() {
+        assert_eq!(
+            rules_of("cl\u{0430}im y\u{043E}ur \u{0430}irdr\u{043E}p"),
+            ["airdrop", "mixed_script"]
+        );
+        assert_eq!(
+            rules_of("c\u{200B}onnect your w\u{200B}allet"),
+            ["wallet_sync"]
+        );
+    }
+
+    #[test]
+    fn links_mentions_and_emoji() {
+        assert_eq!(
+            rules_of("https://claim-rewards.xyz/x"),
+            ["foreign_link", "only_link"]
+        );
+        assert_eq!(
+            rules_of("read https://docs.example.org/faq first"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(rules_of("@someone"), ["only_mention"]);
+        assert_eq!(rules_of("🚀🚀🚀🚀🚀🚀🚀🚀🚀 moon"), ["emoji"]);
+        assert_eq!(
+            rules_of("the chart looks fine today, thanks"),
+            Vec::<&str>::new()
+        );
+    }
+
+    #[test]
+    fn hosts_drop_scheme_www_credentials_and_port() {
+        assert_eq!(host_of("https://www.Example.org:8443/a?b"), "example.org");
+        assert_eq!(host_of("http://user@evil.io/x"), "evil.io");
+    }
+}

@@ -1,0 +1,133 @@
+//! What the engine decided, and why: every rule that fired, with its score
+//! and details, and the actions to take.
+
+/// A rule of the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rule {
+    StopPhrase,
+    DmScam,
+    Airdrop,
+    WalletSync,
+    Migration,
+    Presale,
+    ForeignLink,
+    OnlyLink,
+    OnlyMention,
+    Forward,
+    Emoji,
+    MixedScript,
+    Invisible,
+    ForeignAddress,
+    Flood,
+    Campaign,
+    Impersonation,
+    Raid,
+    Captcha,
+}
+
+impl Rule {
+    /// The rule's stable id, for logs and the team.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::StopPhrase => "stop_phrase",
+            Self::DmScam => "dm_scam",
+            Self::Airdrop => "airdrop",
+            Self::WalletSync => "wallet_sync",
+            Self::Migration => "migration",
+            Self::Presale => "presale",
+            Self::ForeignLink => "foreign_link",
+            Self::OnlyLink => "only_link",
+            Self::OnlyMention => "only_mention",
+            Self::Forward => "forward",
+            Self::Emoji => "emoji",
+            Self::MixedScript => "mixed_script",
+            Self::Invisible => "invisible",
+            Self::ForeignAddress => "foreign_address",
+            Self::Flood => "flood",
+            Self::Campaign => "campaign",
+            Self::Impersonation => "impersonation",
+            Self::Raid => "raid",
+            Self::Captcha => "captcha",
+        }
+    }
+}
+
+/// One rule that fired.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub rule: Rule,
+    pub score: f32,
+    pub details: String,
+}
+
+/// An action for the bot to carry out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Delete {
+        message: i64,
+    },
+    /// Restrict until `until` (Unix seconds).
+    Mute {
+        user: i64,
+        until: i64,
+    },
+    Ban {
+        user: i64,
+    },
+    /// Remind the group of the official address.
+    RemindOfficialAddress,
+    /// Muted until the team reviews (impersonation).
+    HoldForReview {
+        user: i64,
+    },
+    /// Ask a newcomer `a + b`, restricted until solved or `deadline`.
+    Captcha {
+        user: i64,
+        a: i64,
+        b: i64,
+        deadline: i64,
+    },
+    /// Lift a newcomer's restriction (captcha solved).
+    Release {
+        user: i64,
+    },
+    /// Remove a newcomer who did not solve the captcha in time.
+    Kick {
+        user: i64,
+    },
+    /// Raid mode: new members may not write (setChatPermissions).
+    LockNewMembers,
+    UnlockNewMembers,
+    AlertTeam {
+        text: String,
+    },
+}
+
+/// The engine's answer to one event.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Verdict {
+    pub hits: Vec<Hit>,
+    pub actions: Vec<Action>,
+    /// Set in dry-run mode: `actions` are what would have been done.
+    pub dry_run: bool,
+}
+
+impl Verdict {
+    /// The sum of the hits' scores.
+    pub fn score(&self) -> f32 {
+        self.hits.iter().map(|hit| hit.score).sum()
+    }
+
+    /// The ids of the rules that fired.
+    pub fn rules(&self) -> Vec<&'static str> {
+        self.hits.iter().map(|hit| hit.rule.id()).collect()
+    }
+
+    pub(crate) fn hit(&mut self, rule: Rule, score: f32, details: impl Into<String>) {
+        self.hits.push(Hit {
+            rule,
+            score,
+            details: details.into(),
+        });
+    }
+}

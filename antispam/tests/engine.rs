@@ -1,0 +1,361 @@
+//! The engine as a group sees it: table-driven over our own fixtures, and
+//! one test per behaviour. Every verdict names the rules that fired.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+
+use std::path::Path;
+
+use ulias_antispam::{
+    Action, CompiledPolicy, Event, GroupState, Member, Message, Mode, Policy, Sender, check,
+};
+
+const OFFICIAL: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const T0: i64 = 1_764_666_000;
+
+fn policy(mode: Mode) -> CompiledPolicy {
+    CompiledPolicy::new(Policy {
+        mode,
+        official_addresses: vec![OFFICIAL.into()],
+        allowed_domains: vec!["example.org".into()],
+        stop_phrases: vec!["send me 1 eth".into()],
+        admins: vec![member(1, "Alice Martin", Some("alice_martin"))],
+        ..Policy::default()
+    })
+    .unwrap()
+}
+
+fn member(id: i64, name: &str, username: Option<&str>) -> Member {
+    Member {
+        id,
+        display_name: name.into(),
+        username: username.map(str::to_owned),
+    }
+}
+
+fn message(id: i64, from: i64, text: &str) -> Event {
+    Event::Message(Message {
+        id,
+        sender: Sender {
+            member: member(from, "someone", None),
+            as_channel: None,
+        },
+        text: text.into(),
+        forwarded: false,
+    })
+}
+
+fn lines(name: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/spam")
+        .join(name);
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
+    let compiled = policy(Mode::Normal);
+    for (i, text) in lines("crypto-spam.txt").iter().enumerate() {
+        let mut state = GroupState::default();
+        let verdict = check(
+            &compiled,
+            &mut state,
+            &message(i as i64, 100 + i as i64, text),
+            T0,
+        );
+        assert!(
+            verdict
+                .actions
+                .contains(&Action::Delete { message: i as i64 }),
+            "not deleted: {text}\n{verdict:?}"
+        );
+        assert!(!verdict.rules().is_empty(), "{text}");
+    }
+}
+
+#[test]
+fn no_crypto_ham_fixture_is_touched() {
+    let compiled = policy(Mode::Normal);
+    for (i, text) in lines("crypto-ham.txt").iter().enumerate() {
+        let mut state = GroupState::default();
+        let verdict = check(
+            &compiled,
+            &mut state,
+            &message(i as i64, 100 + i as i64, text),
+            T0,
+        );
+        assert!(
+            verdict.actions.is_empty(),
+            "flagged: {text}\n{:?}",
+            verdict.hits
+        );
+    }
+}
+
+#[test]
+fn a_foreign_address_from_a_non_admin_is_deleted_banned_and_answered_with_the_official_one() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let foreign = "buy here 0x52908400098527886E0F7030069857D2E4169EE7";
+    let verdict = check(&compiled, &mut state, &message(7, 42, foreign), T0);
+    assert_eq!(verdict.rules(), ["foreign_address"]);
+    assert_eq!(
+        verdict.actions,
+        [
+            Action::Delete { message: 7 },
+            Action::Ban { user: 42 },
+            Action::RemindOfficialAddress
+        ]
+    );
+
+    let official = format!("the contract is {}", OFFICIAL.to_lowercase());
+    let verdict = check(&compiled, &mut state, &message(8, 42, &official), T0);
+    assert!(
+        verdict.actions.is_empty() && verdict.hits.is_empty(),
+        "{verdict:?}"
+    );
+
+    let from_admin = check(&compiled, &mut state, &message(9, 1, foreign), T0);
+    assert!(from_admin.actions.is_empty(), "admins are exempt");
+}
+
+#[test]
+fn a_raid_of_200_joins_in_a_minute_locks_new_members_alerts_once_and_ends_by_itself() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let mut locks = 0;
+    let mut alerts = 0;
+    for i in 0..200 {
+        let verdict = check(
+            &compiled,
+            &mut state,
+            &Event::Join(member(1000 + i, "new", None)),
+            T0 + i * 60 / 200,
+        );
+        locks += verdict
+            .actions
+            .iter()
+            .filter(|a| **a == Action::LockNewMembers)
+            .count();
+        alerts += verdict
+            .actions
+            .iter()
+            .filter(|a| matches!(a, Action::AlertTeam { .. }))
+            .count();
+        if i > 10 {
+            assert!(
+                !verdict
+                    .actions
+                    .iter()
+                    .any(|a| matches!(a, Action::Captcha { .. })),
+                "no captcha flood during a raid"
+            );
+        }
+    }
+    assert_eq!((locks, alerts), (1, 1));
+    let still = check(&compiled, &mut state, &Event::Tick, T0 + 120);
+    assert!(
+        !still.actions.contains(&Action::UnlockNewMembers),
+        "not quiet long enough"
+    );
+    let over = check(&compiled, &mut state, &Event::Tick, T0 + 60 + 600);
+    assert!(over.actions.contains(&Action::UnlockNewMembers), "{over:?}");
+}
+
+#[test]
+fn a_newcomer_gets_a_captcha_is_released_by_the_right_sum_and_kicked_at_the_deadline() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let verdict = check(
+        &compiled,
+        &mut state,
+        &Event::Join(member(50, "Bob", None)),
+        T0,
+    );
+    let Some(Action::Captcha { a, b, deadline, .. }) = verdict.actions.first().cloned() else {
+        panic!("no captcha: {verdict:?}")
+    };
+    let wrong = Event::CaptchaAnswer {
+        member: member(50, "Bob", None),
+        answer: a + b + 1,
+    };
+    assert!(
+        check(&compiled, &mut state, &wrong, T0 + 5)
+            .actions
+            .is_empty()
+    );
+    let right = Event::CaptchaAnswer {
+        member: member(50, "Bob", None),
+        answer: a + b,
+    };
+    assert_eq!(
+        check(&compiled, &mut state, &right, T0 + 6).actions,
+        [Action::Release { user: 50 }]
+    );
+
+    check(
+        &compiled,
+        &mut state,
+        &Event::Join(member(51, "Eve", None)),
+        T0,
+    );
+    let timeout = check(&compiled, &mut state, &Event::Tick, deadline);
+    assert_eq!(timeout.actions, [Action::Kick { user: 51 }]);
+}
+
+#[test]
+fn impersonating_an_admin_at_join_or_on_a_name_change_is_held_for_review() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let join = check(
+        &compiled,
+        &mut state,
+        &Event::Join(member(60, "Alice Martln", None)),
+        T0,
+    );
+    assert_eq!(join.rules(), ["impersonation"]);
+    assert!(join.actions.contains(&Action::HoldForReview { user: 60 }));
+    let rename = check(
+        &compiled,
+        &mut state,
+        &Event::NameChange(member(61, "Token Support", None)),
+        T0,
+    );
+    assert!(
+        rename.actions.contains(&Action::HoldForReview { user: 61 }),
+        "{rename:?}"
+    );
+}
+
+#[test]
+fn flooding_is_caught_and_actions_graduate_from_delete_to_mute_to_ban() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let texts = ["hey", "hey!", "anyone?", "hello??", "hi", "yo", "helloooo"];
+    let verdicts: Vec<_> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            check(
+                &compiled,
+                &mut state,
+                &message(i as i64, 77, text),
+                T0 + i as i64,
+            )
+        })
+        .collect();
+    assert!(verdicts[4].actions.is_empty(), "five messages are fine");
+    assert_eq!(verdicts[5].rules(), ["flood"]);
+    assert_eq!(verdicts[5].actions, [Action::Delete { message: 5 }]);
+    assert!(
+        matches!(verdicts[6].actions[1], Action::Mute { user: 77, .. }),
+        "second strike mutes"
+    );
+    let third = check(&compiled, &mut state, &message(9, 77, "again"), T0 + 8);
+    assert_eq!(
+        third.actions[1],
+        Action::Ban { user: 77 },
+        "third strike bans"
+    );
+}
+
+#[test]
+fn the_same_text_from_three_new_members_is_a_campaign() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let text = "Great project, I just doubled my bag with this trick";
+    let first = check(&compiled, &mut state, &message(1, 201, text), T0);
+    let second = check(&compiled, &mut state, &message(2, 202, text), T0 + 30);
+    let third = check(&compiled, &mut state, &message(3, 203, text), T0 + 60);
+    assert!(first.actions.is_empty() && second.actions.is_empty());
+    assert_eq!(third.rules(), ["campaign"]);
+    assert!(third.actions.contains(&Action::Delete { message: 3 }));
+}
+
+#[test]
+fn trusted_members_are_not_judged_on_links_and_phrases_but_stop_phrases_still_apply() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    for i in 0..5 {
+        let text = format!("long enough ordinary message number {i}");
+        check(&compiled, &mut state, &message(i, 300, &text), T0 + i * 100);
+    }
+    let link = check(
+        &compiled,
+        &mut state,
+        &message(10, 300, "https://some-blog.net/post"),
+        T0 + 1000,
+    );
+    assert!(link.hits.is_empty(), "{:?}", link.hits);
+    let stop = check(
+        &compiled,
+        &mut state,
+        &message(11, 300, "just send me 1 ETH"),
+        T0 + 1100,
+    );
+    assert_eq!(stop.rules(), ["stop_phrase"]);
+}
+
+#[test]
+fn soft_mode_mutes_instead_of_banning_and_dry_run_only_reports() {
+    let foreign = "buy here 0x52908400098527886E0F7030069857D2E4169EE7";
+    let soft = check(
+        &policy(Mode::Soft),
+        &mut GroupState::default(),
+        &message(1, 5, foreign),
+        T0,
+    );
+    assert!(
+        matches!(soft.actions[1], Action::Mute { user: 5, .. }),
+        "{soft:?}"
+    );
+    assert!(!soft.dry_run);
+    let dry = check(
+        &policy(Mode::DryRun),
+        &mut GroupState::default(),
+        &message(1, 5, foreign),
+        T0,
+    );
+    assert!(dry.dry_run, "dry run marks the actions as not to be taken");
+    assert_eq!(dry.rules(), ["foreign_address"]);
+}
+
+#[test]
+fn a_channel_posting_as_a_sender_is_judged_as_the_channel_and_edits_are_rechecked() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let as_channel = Event::Message(Message {
+        id: 1,
+        sender: Sender {
+            member: member(1, "Alice Martin", None),
+            as_channel: Some(-100_555),
+        },
+        text: "buy here 0x52908400098527886E0F7030069857D2E4169EE7".into(),
+        forwarded: false,
+    });
+    let verdict = check(&compiled, &mut state, &as_channel, T0);
+    assert!(
+        verdict.actions.contains(&Action::Ban { user: -100_555 }),
+        "{verdict:?}"
+    );
+
+    let clean = check(&compiled, &mut state, &message(2, 400, "hello all"), T0);
+    assert!(clean.actions.is_empty());
+    let edited = Event::Edited(Message {
+        id: 2,
+        sender: Sender {
+            member: member(400, "x", None),
+            as_channel: None,
+        },
+        text: "DM me for the presale whitelist".into(),
+        forwarded: false,
+    });
+    assert!(
+        check(&compiled, &mut state, &edited, T0 + 30)
+            .actions
+            .contains(&Action::Delete { message: 2 })
+    );
+}
