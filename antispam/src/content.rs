@@ -186,13 +186,18 @@ pub fn judge_form(
             .iter()
             .any(|d| host == *d || host.ends_with(&format!(".{d}")))
         {
-            verdict.hit(Rule::ForeignLink, 1.0, format!("link to {host}"));
+            // A link is bait when it invites to another Telegram group, or
+            // comes with a scam phrase; alone, people share links all day.
+            let invite = matches!(host.as_str(), "t.me" | "telegram.me");
+            let with_phrase = !verdict.hits.is_empty();
+            let score = if invite || with_phrase { 1.0 } else { 0.5 };
+            verdict.hit(Rule::ForeignLink, score, format!("link to {host}"));
             break;
         }
     }
     let substance = words.len() - links.len() - mentions;
     if !links.is_empty() && substance == 0 {
-        verdict.hit(Rule::OnlyLink, 1.5, "the message is only a link");
+        verdict.hit(Rule::OnlyLink, 1.0, "the message is only a link");
     } else if mentions > 0 && substance == 0 && links.is_empty() {
         verdict.hit(Rule::OnlyMention, 1.0, "the message is only a mention");
     }

@@ -15,13 +15,16 @@
 //! - [`verdict`]: every rule that fired, and the actions, graduated
 //!   (delete → mute → ban) and shaped by the group's mode.
 //!
-//! Not built yet: the naive Bayes classifier and the similarity index over
-//! known spam, the evaluation command and the benchmark.
+//! - [`model`]: a naive Bayes classifier over spam and ham samples, and an
+//!   index of known spam for near-duplicates.
+//! - [`eval`]: cross-validation and train/test figures.
 
 pub mod address;
 pub mod behaviour;
 pub mod content;
+pub mod eval;
 pub mod gate;
+pub mod model;
 pub mod normalize;
 pub mod policy;
 pub mod state;
@@ -31,15 +34,19 @@ pub use policy::{Event, Member, Message, Mode, Policy, Sender};
 pub use state::GroupState;
 pub use verdict::{Action, Hit, Rule, Verdict};
 
+use std::sync::Arc;
+
 use content::Phrases;
+use model::SpamModel;
 
 /// Seconds in a day: strikes older than this are forgiven.
 const STRIKE_MEMORY: i64 = 86_400;
 
-/// A policy with its phrase matcher built once.
+/// A policy with its phrase matcher built once, and the shared model.
 pub struct CompiledPolicy {
     pub policy: Policy,
     phrases: Phrases,
+    model: Option<Arc<SpamModel>>,
 }
 
 /// A policy that cannot be compiled.
@@ -58,7 +65,18 @@ impl CompiledPolicy {
     /// Builds the phrase matcher for `policy`.
     pub fn new(policy: Policy) -> Result<Self, PolicyError> {
         let phrases = Phrases::new(&policy.stop_phrases).map_err(|e| PolicyError(e.to_string()))?;
-        Ok(Self { policy, phrases })
+        Ok(Self {
+            policy,
+            phrases,
+            model: None,
+        })
+    }
+
+    /// The same, judging with a trained model too.
+    pub fn with_model(policy: Policy, model: Arc<SpamModel>) -> Result<Self, PolicyError> {
+        let mut compiled = Self::new(policy)?;
+        compiled.model = Some(model);
+        Ok(compiled)
     }
 }
 
@@ -132,6 +150,9 @@ fn judge_message(
     let text = normalize::normalize(&message.text);
     let trusted = state.is_trusted(id, policy.trust_after);
     compiled.phrases.judge(&text, trusted, &mut verdict);
+    if let Some(model) = compiled.model.as_deref().filter(|_| !trusted) {
+        model.judge(&text, &mut verdict);
+    }
     if !trusted {
         content::judge_form(
             &text,

@@ -53,7 +53,7 @@ pub fn normalize(text: &str) -> Normalized {
     let skeleton = skeleton_of(&text);
     let mixed_script_words = text
         .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| word.chars().count() > 1 && !word.is_single_script())
+        .filter(|word| is_disguised(word))
         .map(str::to_owned)
         .collect();
     Normalized {
@@ -62,6 +62,18 @@ pub fn normalize(text: &str) -> Normalized {
         mixed_script_words,
         invisible,
     }
+}
+
+/// A word of one alphabet with one or two letters of another swapped in
+/// (`pаypal`). Words that merely run two languages together (a URL glued
+/// to a Russian word) are not disguises.
+fn is_disguised(word: &str) -> bool {
+    if word.chars().count() < 4 || word.is_single_script() {
+        return false;
+    }
+    let letters = word.chars().filter(|c| c.is_alphabetic());
+    let (ascii, other): (Vec<char>, Vec<char>) = letters.partition(char::is_ascii);
+    (1..=2).contains(&ascii.len().min(other.len()))
 }
 
 /// The confusables skeleton of already lowercased text.

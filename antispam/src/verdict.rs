@@ -23,6 +23,8 @@ pub enum Rule {
     Impersonation,
     Raid,
     Captcha,
+    Classifier,
+    SimilarSpam,
 }
 
 impl Rule {
@@ -48,6 +50,8 @@ impl Rule {
             Self::Impersonation => "impersonation",
             Self::Raid => "raid",
             Self::Captcha => "captcha",
+            Self::Classifier => "classifier",
+            Self::SimilarSpam => "similar_spam",
         }
     }
 }

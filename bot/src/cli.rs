@@ -45,6 +45,11 @@ pub enum Command {
     Migrate,
     /// Validate the settings and the agent files, and print a summary.
     Check,
+    /// The anti-spam engine's tools.
+    Antispam {
+        #[command(subcommand)]
+        command: AntispamCommand,
+    },
     /// Re-run a task against its recorded model answers (nothing is written).
     Replay {
         /// The task's id (`42` or `#42`).
@@ -58,4 +63,39 @@ pub struct SimulateArgs {
     /// Simulated days to run.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=365))]
     pub days: u32,
+}
+
+/// `ulias antispam …`
+#[derive(Debug, Subcommand)]
+pub enum AntispamCommand {
+    /// Recall, precision and false positives on spam and ham files (one
+    /// message per line): k-fold cross-validation, or train on one set
+    /// (--train-spam/--train-ham) and test on another.
+    Eval(EvalArgs),
+}
+
+/// Options of `ulias antispam eval`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EvalArgs {
+    /// Spam messages to test (one per line).
+    #[arg(long, value_name = "FILE")]
+    pub spam: PathBuf,
+    /// Ham messages to test (one per line).
+    #[arg(long, value_name = "FILE")]
+    pub ham: PathBuf,
+    /// Folds of the cross-validation.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=50))]
+    pub folds: u32,
+    /// Seed of the shuffle.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// The operation's official address (repeatable): not a scam when posted.
+    #[arg(long, value_name = "ADDRESS")]
+    pub official: Vec<String>,
+    /// Train on these spam messages instead of cross-validating.
+    #[arg(long, value_name = "FILE", requires = "train_ham")]
+    pub train_spam: Option<PathBuf>,
+    /// Train on these ham messages instead of cross-validating.
+    #[arg(long, value_name = "FILE", requires = "train_spam")]
+    pub train_ham: Option<PathBuf>,
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand; [`dispatch`] picks it, [`finish`] turns its
 //! outcome into an exit code.
 
+mod antispam;
 mod check;
 mod migrate;
 mod replay;
@@ -39,6 +40,7 @@ pub async fn dispatch(
         Command::Migrate => migrate::run(&settings, &mut out).await,
         Command::Simulate(args) => simulate::run(&settings, &source, args, &mut out).await,
         Command::Run => run::run(&settings),
+        Command::Antispam { command } => antispam::run(command, &mut out),
         Command::Replay { task } => replay::run(&settings, *task, &mut out).await,
     }
 }
