@@ -18,9 +18,12 @@
 //! - [`model`]: a naive Bayes classifier over spam and ham samples, and an
 //!   index of known spam for near-duplicates.
 //! - [`eval`]: cross-validation and train/test figures.
+//! - [`community`]: which messages are questions for the TG Bot agent, and
+//!   the weekly moderator shortlist.
 
 pub mod address;
 pub mod behaviour;
+pub mod community;
 pub mod content;
 pub mod eval;
 pub mod gate;
@@ -198,6 +201,7 @@ fn graduate(
         return;
     }
     member.strikes.push_back(now);
+    member.strikes_ever += 1;
     let strikes = member.strikes.len();
     verdict.actions.push(Action::Delete {
         message: message.id,

@@ -12,6 +12,10 @@ pub struct MemberState {
     pub clean: u32,
     /// When they were last penalised (for graduated actions), last day only.
     pub strikes: VecDeque<i64>,
+    /// Penalties ever (the moderator shortlist wants none).
+    pub strikes_ever: u32,
+    /// When they were first seen writing.
+    pub first_seen: Option<i64>,
 }
 
 /// A pending captcha.
