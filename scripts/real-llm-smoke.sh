@@ -39,14 +39,18 @@ port=$("$venv/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0
 server_pid=$!
 trap 'kill "$server_pid" 2>/dev/null || true' EXIT
 
+healthy() {
+  "$venv/bin/python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' \
+    "http://127.0.0.1:$port/health" >/dev/null 2>&1
+}
 for _ in $(seq 1 120); do
-  if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then break; fi
+  if healthy; then break; fi
   if ! kill -0 "$server_pid" 2>/dev/null; then
     echo "real-llm-smoke: the server stopped; its log:" >&2; tail -n 30 "$cache/server.log" >&2; exit 1
   fi
   sleep 0.5
 done
-curl -fsS "http://127.0.0.1:$port/health" >/dev/null || { echo "real-llm-smoke: server not ready" >&2; exit 1; }
+healthy || { echo "real-llm-smoke: server not ready" >&2; exit 1; }
 
 echo "real-llm-smoke: $(basename "$model") on 127.0.0.1:$port"
 ULIAS_REAL_LLM_URL="http://127.0.0.1:$port/v1" \
