@@ -12,6 +12,7 @@
 //! - [`ledger`]: prices, cost per call, budget caps and their alerts.
 //! - [`tools`]: the tool catalogue, effects, and the built tools.
 //! - [`runner`]: the loop — model, allowed tools, results — until `finish`.
+//! - [`scheduler`]: the recurring schedule turned into tasks.
 //! - [`alerts`], [`untrusted`], [`tokens`]: small shared pieces.
 
 pub mod alerts;
@@ -19,6 +20,7 @@ pub mod ledger;
 pub mod model;
 pub mod pools;
 pub mod runner;
+pub mod scheduler;
 pub mod schemas;
 pub mod spec;
 pub mod tokens;

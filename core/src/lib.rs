@@ -13,6 +13,7 @@
 //! - [`store`]: the one store API over SQLite (embedded default) and
 //!   PostgreSQL (scale-out), with migrations for the whole schema.
 //! - [`money`]: amounts in micro-dollars, so costs add up exactly.
+//! - [`schedule`]: the recurring jobs (cron in a time zone), pure.
 
 #[macro_use]
 mod text_enum;
@@ -20,5 +21,6 @@ mod text_enum;
 pub mod clock;
 pub mod domain;
 pub mod money;
+pub mod schedule;
 pub mod settings;
 pub mod store;

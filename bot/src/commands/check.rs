@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 
 use secrecy::ExposeSecret;
+use ulias_agents::scheduler::Scheduler;
 use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::{Catalogue, MAX_PROMPT_TOKENS, MAX_TOOLS};
 use ulias_agents::tools::ToolRegistry;
@@ -20,10 +21,17 @@ pub fn run(
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
     let catalogue = load_catalogue(settings)?;
+    let scheduler = Scheduler::load(&settings.prompts_dir, &catalogue)?;
     for line in summary(settings, source) {
         writeln!(out, "{line}")?;
     }
     writeln!(out, "{}", catalogue_line(settings, &catalogue))?;
+    writeln!(
+        out,
+        "schedule   {} recurring jobs in {}",
+        scheduler.schedule.jobs.len(),
+        scheduler.schedule.timezone.name()
+    )?;
     Ok(Outcome::Done)
 }
 

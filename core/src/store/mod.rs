@@ -14,6 +14,7 @@ mod lessons;
 mod messages;
 mod objectives;
 mod operation_files;
+mod schedules;
 mod schema;
 mod tasks;
 mod time;
