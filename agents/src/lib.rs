@@ -13,9 +13,12 @@
 //! - [`tools`]: the tool catalogue, effects, and the built tools.
 //! - [`runner`]: the loop — model, allowed tools, results — until `finish`.
 //! - [`scheduler`]: the recurring schedule turned into tasks.
+//! - [`engine`]: a worker's tick: leases, the ready queue, runs, and the
+//!   verification gate (complete, ask the CEO, retry, report an incident).
 //! - [`alerts`], [`untrusted`], [`tokens`]: small shared pieces.
 
 pub mod alerts;
+pub mod engine;
 pub mod ledger;
 pub mod model;
 pub mod pools;

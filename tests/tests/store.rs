@@ -423,24 +423,41 @@ async fn a_failed_run_is_retried_until_its_attempts_are_spent(db: &TestDb) {
         .unwrap()
         .unwrap();
     let first = store
-        .retry_task(task.id, "w", "model timed out", t0())
+        .retry_task(task.id, "w", "model timed out", t0(), t0() + minutes(2))
         .await
         .unwrap();
-    assert_eq!(first, TaskStatus::Queued);
+    assert_eq!(first, TaskStatus::Pending, "it waits for its backoff");
     let requeued = store.task(task.id).await.unwrap();
     assert_eq!(
         (requeued.attempts, requeued.error.as_deref()),
         (1, Some("model timed out"))
     );
-    assert_eq!(requeued.lease, None);
+    assert_eq!((requeued.lease, requeued.due_at), (None, t0() + minutes(2)));
+    assert!(
+        store
+            .promote_ready_tasks(t0() + minutes(1))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        store.promote_ready_tasks(t0() + minutes(2)).await.unwrap(),
+        vec![task.id]
+    );
 
     store
-        .claim_next_task("w", t0() + minutes(1), minutes(5))
+        .claim_next_task("w", t0() + minutes(2), minutes(5))
         .await
         .unwrap()
         .unwrap();
     let second = store
-        .retry_task(task.id, "w", "model timed out again", t0() + minutes(2))
+        .retry_task(
+            task.id,
+            "w",
+            "model timed out again",
+            t0() + minutes(2),
+            t0() + minutes(6),
+        )
         .await
         .unwrap();
     assert_eq!(second, TaskStatus::Failed);

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use ulias_core::clock::SharedClock;
-use ulias_core::domain::{MessageRole, Task, TaskId, TaskOutcome, TaskStatus};
+use ulias_core::domain::{MessageRole, Task, TaskId, TaskOutcome, TaskStatus, retry_backoff};
 use ulias_core::money::Usd;
 use ulias_core::settings::Tier;
 use ulias_core::store::{Store, StoreError};
@@ -177,7 +177,13 @@ impl Runner {
             }
             Err(error) if error.is_transient() => {
                 self.store
-                    .retry_task(task.id, worker, &error.to_string(), now)
+                    .retry_task(
+                        task.id,
+                        worker,
+                        &error.to_string(),
+                        now,
+                        now + retry_backoff(task.attempts),
+                    )
                     .await
             }
             Err(error) => {

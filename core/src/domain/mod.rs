@@ -22,7 +22,7 @@ pub use ledger::{
 };
 pub use records::{
     Decision, DecisionAnswer, Lease, NewDecision, NewObjective, NewTask, NewValidation, Objective,
-    Task, TaskOutcome, Validation,
+    Task, TaskOutcome, Validation, retry_backoff,
 };
 pub use status::{
     DecisionStatus, ObjectiveStatus, PublicationStatus, Status, TaskStatus, ValidationStatus,

@@ -226,3 +226,9 @@ pub struct NewValidation {
     pub target: PublicationTarget,
     pub payload: Value,
 }
+
+/// How long a failed run waits before its next attempt: 2, 4, 8, 16, then
+/// 32 minutes.
+pub fn retry_backoff(attempts: u32) -> chrono::TimeDelta {
+    chrono::TimeDelta::minutes(2_i64.pow(attempts.clamp(1, 5)))
+}

@@ -87,8 +87,9 @@ impl Status for TaskStatus {
             (self, next),
             (Pending, Queued | Cancelled)
                 | (Queued, Running | Cancelled)
-                // Running → Queued: a retry, or a lease that expired.
-                | (Running, Queued | Blocked | Completed | Failed | Cancelled)
+                // Running → Queued: a lease that expired; → Pending: a retry
+                // waiting for its backoff.
+                | (Running, Pending | Queued | Blocked | Completed | Failed | Cancelled)
                 | (Blocked, Queued | Completed | Failed | Cancelled)
         )
     }

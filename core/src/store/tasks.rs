@@ -74,10 +74,12 @@ const RECORD_OUTCOME: &str = "UPDATE tasks SET status = $1, lease_owner = NULL, 
      iterations = $9, duration_ms = duration_ms + $10, error = NULL, \
      completed_at = $11 WHERE id = $12 AND status = $13 AND lease_owner = $14";
 
-/// Gives a failed run another attempt while attempts remain, else fails it.
+/// Gives a failed run another attempt at `$8` while attempts remain (the
+/// task waits, pending, until then), else fails it.
 const RETRY_OR_FAIL: &str = "UPDATE tasks SET \
      status = CASE WHEN attempts < max_attempts THEN $1 ELSE $2 END, \
      completed_at = CASE WHEN attempts < max_attempts THEN NULL ELSE $3 END, \
+     due_at = CASE WHEN attempts < max_attempts THEN $8 ELSE due_at END, \
      lease_owner = NULL, lease_expires_at = NULL, error = $4 \
      WHERE id = $5 AND status = $6 AND lease_owner = $7 RETURNING status";
 
@@ -351,24 +353,27 @@ impl Store {
             .await
     }
 
-    /// Records a failed run: the task goes back to the queue while attempts
-    /// remain, and fails for good otherwise. Returns its new status.
+    /// Records a failed run: while attempts remain the task waits (pending)
+    /// until `retry_at`, then goes back to the queue; otherwise it fails for
+    /// good. Returns its new status.
     pub async fn retry_task(
         &self,
         id: TaskId,
         worker: &str,
         error: &str,
         now: DateTime<Utc>,
+        retry_at: DateTime<Utc>,
     ) -> Result<TaskStatus, StoreError> {
         let status: Option<String> = with_pool!(self, |pool| {
             sqlx::query_scalar(RETRY_OR_FAIL)
-                .bind(TaskStatus::Queued.as_str())
+                .bind(TaskStatus::Pending.as_str())
                 .bind(TaskStatus::Failed.as_str())
                 .bind(to_ms(now))
                 .bind(error)
                 .bind(id.get())
                 .bind(TaskStatus::Running.as_str())
                 .bind(worker)
+                .bind(to_ms(retry_at))
                 .fetch_optional(pool)
                 .await
         })?;
