@@ -39,6 +39,9 @@ pub enum LogFormat {
 pub enum Command {
     /// Run the organisation: Telegram, engine, scheduler (not built yet).
     Run,
+    /// Run the task engine alone (no Telegram): claim due tasks, run their
+    /// agents on the configured model pools, apply the verification gate.
+    Worker(WorkerArgs),
     /// Rehearse on a simulated clock, against a temporary database.
     Simulate(SimulateArgs),
     /// Create or update the database schema.
@@ -98,4 +101,18 @@ pub struct EvalArgs {
     /// Train on these ham messages instead of cross-validating.
     #[arg(long, value_name = "FILE", requires = "train_spam")]
     pub train_ham: Option<PathBuf>,
+}
+
+/// Options of `ulias worker`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WorkerArgs {
+    /// Seconds between ticks.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub interval: u64,
+    /// Run one tick and exit.
+    #[arg(long)]
+    pub once: bool,
+    /// This worker's name in task leases (default: worker-<pid>).
+    #[arg(long)]
+    pub name: Option<String>,
 }

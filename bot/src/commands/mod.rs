@@ -7,6 +7,7 @@ mod migrate;
 mod replay;
 mod run;
 mod simulate;
+mod worker;
 
 use std::process::ExitCode;
 
@@ -40,6 +41,7 @@ pub async fn dispatch(
         Command::Migrate => migrate::run(&settings, &mut out).await,
         Command::Simulate(args) => simulate::run(&settings, &source, args, &mut out).await,
         Command::Run => run::run(&settings),
+        Command::Worker(args) => worker::run(&settings, args, &mut out).await,
         Command::Antispam { command } => antispam::run(command, &mut out),
         Command::Replay { task } => replay::run(&settings, *task, &mut out).await,
     }

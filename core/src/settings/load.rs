@@ -134,12 +134,22 @@ impl Settings {
         source_name: &str,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Settings, SettingsError> {
-        let mut table: toml::Table =
+        let file: toml::Table =
             text.parse()
                 .map_err(|e: toml::de::Error| SettingsError::Syntax {
                     source_name: source_name.to_owned(),
                     message: e.to_string(),
                 })?;
+        // The documented defaults first, the file over them: an override
+        // such as ULIAS_MODELS__POOLS__0__SLOTS then finds the default pools.
+        let mut table: toml::Table =
+            DEFAULTS
+                .parse()
+                .map_err(|e: toml::de::Error| SettingsError::Syntax {
+                    source_name: "the built-in defaults".to_owned(),
+                    message: e.to_string(),
+                })?;
+        merge(&mut table, file);
         let invalid = |problems| SettingsError::Invalid {
             source_name: source_name.to_owned(),
             problems,
@@ -152,6 +162,23 @@ impl Settings {
             Ok(settings)
         } else {
             Err(invalid(problems))
+        }
+    }
+}
+
+/// Every key with its default, as documented (a test keeps the two equal).
+const DEFAULTS: &str = include_str!("../../../ulias.example.toml");
+
+/// Lays `over` on `base`: sections merge key by key, anything else replaces.
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(base_section)), toml::Value::Table(section)) => {
+                merge(base_section, section);
+            }
+            (_, value) => {
+                base.insert(key, value);
+            }
         }
     }
 }

@@ -177,3 +177,23 @@ fn ntfy_needs_a_separate_reply_topic() {
     let ok = parse("[ntfy]\ntopic = \"ulias-alerts\"\nreply_topic = \"ulias-replies\"\n").unwrap();
     assert!(ok.ntfy.enabled());
 }
+
+#[test]
+fn a_default_pool_can_be_overridden_from_the_environment_without_a_file() {
+    let vars = env(&[("ULIAS_MODELS__POOLS__0__BASE_URL", "http://gpu-box:8000/v1")]);
+    let settings = Settings::from_toml("", "defaults", vars).unwrap();
+    assert_eq!(settings.models.pools.len(), 2);
+    assert_eq!(
+        settings.models.pools[0].base_url.as_str(),
+        "http://gpu-box:8000/v1"
+    );
+    assert_eq!(settings.models.pools[1].name, "executor");
+}
+
+#[test]
+fn a_file_replaces_the_default_pools_and_keeps_other_defaults() {
+    let text = "[[models.pools]]\nname = \"only\"\nbase_url = \"http://h/v1\"\nmodel = \"m\"\ntier = \"executor\"\n";
+    let settings = parse(text).unwrap();
+    assert_eq!(settings.models.pools.len(), 1);
+    assert_eq!(settings.budgets.monthly_cloud_cap_usd, 20.0);
+}
