@@ -13,11 +13,13 @@
 //! - [`tools`]: the tool catalogue, effects, and the built tools.
 //! - [`runner`]: the loop — model, allowed tools, results — until `finish`.
 //! - [`scheduler`]: the recurring schedule turned into tasks.
+//! - [`director`]: objectives into checked plans of tasks, or a CEO decision.
 //! - [`engine`]: a worker's tick: leases, the ready queue, runs, and the
 //!   verification gate (complete, ask the CEO, retry, report an incident).
 //! - [`alerts`], [`untrusted`], [`tokens`]: small shared pieces.
 
 pub mod alerts;
+pub mod director;
 pub mod engine;
 pub mod ledger;
 pub mod model;

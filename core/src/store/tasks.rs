@@ -59,6 +59,13 @@ const CLAIM_POSTGRES: &str = concat!(
     task_columns!()
 );
 
+const CLAIM_ONE: &str = concat!(
+    "UPDATE tasks SET status = $1, attempts = attempts + 1, lease_owner = $2, \
+     lease_expires_at = $3, started_at = COALESCE(started_at, $4) \
+     WHERE id = $6 AND status = $5 RETURNING ",
+    task_columns!()
+);
+
 const PROMOTE_READY: &str = "UPDATE tasks SET status = $1 \
      WHERE status = $2 AND due_at <= $3 AND NOT EXISTS ( \
          SELECT 1 FROM task_dependencies d JOIN tasks dep ON dep.id = d.depends_on_id \
@@ -304,6 +311,31 @@ impl Store {
         match row {
             Some(row) => Ok(Some(self.hydrate(row).await?)),
             None => Ok(None),
+        }
+    }
+
+    /// Claims one particular queued task (the Director's own run, say).
+    pub async fn claim_task(
+        &self,
+        id: TaskId,
+        worker: &str,
+        now: DateTime<Utc>,
+        lease: TimeDelta,
+    ) -> Result<Task, StoreError> {
+        let row: Option<TaskRow> = with_pool!(self, |pool| {
+            sqlx::query_as(CLAIM_ONE)
+                .bind(TaskStatus::Running.as_str())
+                .bind(worker)
+                .bind(to_ms(now + lease))
+                .bind(to_ms(now))
+                .bind(TaskStatus::Queued.as_str())
+                .bind(id.get())
+                .fetch_optional(pool)
+                .await
+        })?;
+        match row {
+            Some(row) => self.hydrate(row).await,
+            None => Err(self.task_refusal(id, TaskStatus::Running).await),
         }
     }
 
