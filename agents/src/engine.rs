@@ -74,10 +74,21 @@ impl Engine {
             )
             .await?
         {
-            let result = self.runner.run(&task, RunMode::Live).await;
-            self.gate(&task, result, &mut report).await?;
+            match self.execute(&task).await? {
+                TaskStatus::Completed => report.completed += 1,
+                TaskStatus::Blocked => report.doubtful += 1,
+                TaskStatus::Failed => report.failed += 1,
+                _ => report.retried += 1,
+            }
         }
         Ok(report)
+    }
+
+    /// Runs a task this worker claimed and puts the result through the
+    /// gate. Returns the task's new status.
+    pub async fn execute(&self, task: &Task) -> Result<TaskStatus, StoreError> {
+        let result = self.runner.run(task, RunMode::Live).await;
+        self.gate(task, result).await
     }
 
     /// The verification gate.
@@ -85,52 +96,53 @@ impl Engine {
         &self,
         task: &Task,
         result: Result<RunOutcome, RunError>,
-        report: &mut TickReport,
-    ) -> Result<(), StoreError> {
+    ) -> Result<TaskStatus, StoreError> {
         let store = &self.runner.store;
         let worker = &self.config.worker;
         let now = self.runner.clock.now();
-        match result {
-            Ok(outcome)
-                if outcome
-                    .confidence
-                    .is_some_and(|c| c < self.config.confidence_threshold) =>
-            {
-                store
-                    .block_task(task.id, worker, &outcome.to_task_outcome(), now)
-                    .await?;
-                store
-                    .create_decision(&self.doubt(task, &outcome), now)
-                    .await?;
-                report.doubtful += 1;
-            }
-            Ok(outcome) => {
-                store
-                    .complete_task(task.id, worker, &outcome.to_task_outcome(), now)
-                    .await?;
-                report.completed += 1;
-            }
-            Err(error) => {
-                let status = if error.is_transient() {
-                    let retry_at = now + retry_backoff(task.attempts);
-                    store
-                        .retry_task(task.id, worker, &error.to_string(), now, retry_at)
-                        .await?
-                } else {
-                    store
-                        .fail_task(task.id, worker, &error.to_string(), now)
-                        .await?;
-                    TaskStatus::Failed
-                };
-                if status == TaskStatus::Failed {
-                    report.failed += 1;
-                    self.incident(task, &error).await;
-                } else {
-                    report.retried += 1;
-                }
-            }
+        let outcome = match result {
+            Ok(outcome) => outcome,
+            Err(error) => return self.failed(task, &error).await,
+        };
+        if outcome
+            .confidence
+            .is_some_and(|c| c < self.config.confidence_threshold)
+        {
+            store
+                .block_task(task.id, worker, &outcome.to_task_outcome(), now)
+                .await?;
+            store
+                .create_decision(&self.doubt(task, &outcome), now)
+                .await?;
+            return Ok(TaskStatus::Blocked);
         }
-        Ok(())
+        store
+            .complete_task(task.id, worker, &outcome.to_task_outcome(), now)
+            .await?;
+        Ok(TaskStatus::Completed)
+    }
+
+    /// A transient failure waits for its backoff while attempts remain;
+    /// anything else, or the last attempt, fails the task with an incident.
+    async fn failed(&self, task: &Task, error: &RunError) -> Result<TaskStatus, StoreError> {
+        let store = &self.runner.store;
+        let worker = &self.config.worker;
+        let now = self.runner.clock.now();
+        let status = if error.is_transient() {
+            let retry_at = now + retry_backoff(task.attempts);
+            store
+                .retry_task(task.id, worker, &error.to_string(), now, retry_at)
+                .await?
+        } else {
+            store
+                .fail_task(task.id, worker, &error.to_string(), now)
+                .await?;
+            TaskStatus::Failed
+        };
+        if status == TaskStatus::Failed {
+            self.incident(task, error).await;
+        }
+        Ok(status)
     }
 
     fn doubt(&self, task: &Task, outcome: &RunOutcome) -> NewDecision {

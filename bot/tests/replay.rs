@@ -12,7 +12,7 @@ use ulias_tests::harness::{Harness, prompts_dir};
 async fn replay_reruns_a_recorded_task_and_finds_the_same_output() {
     let h = Harness::new(FakeLlm::fixture("three_turn_loop")).await;
     let task = h.claimed_task("scanner", json!({})).await;
-    h.runner.run_claimed(&task, "worker-1").await.unwrap();
+    h.engine().execute(&task).await.unwrap();
     let rows_before = h.db.scalar("SELECT COUNT(*) FROM log_entries").await;
 
     let out = Command::new(env!("CARGO_BIN_EXE_ulias"))

@@ -9,6 +9,7 @@ use std::time::Duration;
 use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::Value;
 use ulias_agents::alerts::RecordingAlerter;
+use ulias_agents::engine::{Engine, EngineConfig};
 use ulias_agents::ledger::Ledger;
 use ulias_agents::model::OpenAiClient;
 use ulias_agents::pools::{ModelPool, Pools};
@@ -113,6 +114,14 @@ impl Harness {
             runner,
             alerts,
             clock,
+        }
+    }
+
+    /// An engine on this harness's runner, working as `worker-1`.
+    pub fn engine(&self) -> Engine {
+        Engine {
+            runner: self.runner.clone(),
+            config: EngineConfig::default(),
         }
     }
 

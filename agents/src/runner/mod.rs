@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use ulias_core::clock::SharedClock;
-use ulias_core::domain::{MessageRole, Task, TaskId, TaskOutcome, TaskStatus, retry_backoff};
+use ulias_core::domain::{MessageRole, Task, TaskId, TaskOutcome};
 use ulias_core::money::Usd;
 use ulias_core::settings::Tier;
 use ulias_core::store::{Store, StoreError};
@@ -162,39 +162,6 @@ pub enum RunMode {
 }
 
 impl Runner {
-    /// Runs a claimed task and records the result on it: completed with the
-    /// outcome, back to the queue after a transient failure, failed (with
-    /// the error stored) otherwise.
-    pub async fn run_claimed(&self, task: &Task, worker: &str) -> Result<TaskStatus, StoreError> {
-        let result = self.run(task, RunMode::Live).await;
-        let now = self.clock.now();
-        match result {
-            Ok(outcome) => {
-                self.store
-                    .complete_task(task.id, worker, &outcome.to_task_outcome(), now)
-                    .await?;
-                Ok(TaskStatus::Completed)
-            }
-            Err(error) if error.is_transient() => {
-                self.store
-                    .retry_task(
-                        task.id,
-                        worker,
-                        &error.to_string(),
-                        now,
-                        now + retry_backoff(task.attempts),
-                    )
-                    .await
-            }
-            Err(error) => {
-                self.store
-                    .fail_task(task.id, worker, &error.to_string(), now)
-                    .await?;
-                Ok(TaskStatus::Failed)
-            }
-        }
-    }
-
     /// Runs `task` to its output.
     pub async fn run(&self, task: &Task, mode: RunMode) -> Result<RunOutcome, RunError> {
         let spec = self
