@@ -88,6 +88,41 @@ fn load_settings(
     Ok((settings, source))
 }
 
+/// The agent runtime for the subcommands that run agents (worker, replay):
+/// the configured prompts and budgets, the system clock, alerts to the log.
+fn build_runner(
+    settings: &Settings,
+    store: ulias_core::store::Store,
+    pools: ulias_agents::pools::Pools,
+    embedder: ulias_agents::model::SharedModelClient,
+) -> anyhow::Result<ulias_agents::runner::Runner> {
+    use std::sync::Arc;
+    use ulias_agents::alerts::LogAlerter;
+    use ulias_agents::ledger::Ledger;
+    use ulias_agents::runner::{Runner, RunnerConfig};
+    use ulias_agents::schemas::OutputSchemas;
+    use ulias_agents::tools::ToolRegistry;
+    use ulias_core::clock::{SharedClock, SystemClock};
+
+    let clock: SharedClock = Arc::new(SystemClock);
+    let alerter = Arc::new(LogAlerter);
+    Ok(Runner {
+        store: store.clone(),
+        clock: clock.clone(),
+        catalogue: Arc::new(check::load_catalogue(settings)?),
+        tools: Arc::new(ToolRegistry::standard()),
+        schemas: Arc::new(OutputSchemas::build()?),
+        pools,
+        ledger: Ledger::new(store, clock, alerter.clone(), settings.budgets.clone()),
+        alerter,
+        embedder,
+        config: RunnerConfig {
+            language: settings.locale.language().to_owned(),
+            ..RunnerConfig::default()
+        },
+    })
+}
+
 /// Opens the configured store, for the subcommands that need one.
 async fn open_store(settings: &Settings) -> anyhow::Result<ulias_core::store::Store> {
     use secrecy::ExposeSecret;

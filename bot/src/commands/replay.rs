@@ -6,21 +6,13 @@ use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::Context;
-use ulias_agents::alerts::LogAlerter;
-use ulias_agents::ledger::Ledger;
 use ulias_agents::model::{ReplayClient, SharedModelClient};
 use ulias_agents::pools::{ModelPool, Pools};
-use ulias_agents::runner::{
-    RunMode, Runner, RunnerConfig, recorded_answers, recorded_tool_results,
-};
-use ulias_agents::schemas::OutputSchemas;
-use ulias_agents::tools::ToolRegistry;
-use ulias_core::clock::{SharedClock, SystemClock};
+use ulias_agents::runner::{RunMode, recorded_answers, recorded_tool_results};
 use ulias_core::domain::TaskId;
 use ulias_core::settings::{Settings, ToolProtocol};
 
-use super::check::load_catalogue;
-use super::{Outcome, open_store};
+use super::{Outcome, build_runner, open_store};
 
 /// Replays `task` and reports whether the output matches the recorded one.
 pub async fn run(
@@ -57,28 +49,7 @@ pub async fn run(
             ModelPool::new(pool, client.clone())
         })
         .collect();
-    let clock: SharedClock = Arc::new(SystemClock);
-    let alerter = Arc::new(LogAlerter);
-    let runner = Runner {
-        store: store.clone(),
-        clock: clock.clone(),
-        catalogue: Arc::new(load_catalogue(settings)?),
-        tools: Arc::new(ToolRegistry::standard()),
-        schemas: Arc::new(OutputSchemas::build()?),
-        pools: Pools::new(pools),
-        ledger: Ledger::new(
-            store.clone(),
-            clock,
-            alerter.clone(),
-            settings.budgets.clone(),
-        ),
-        alerter,
-        embedder: client,
-        config: RunnerConfig {
-            language: settings.locale.language().to_owned(),
-            ..RunnerConfig::default()
-        },
-    };
+    let runner = build_runner(settings, store.clone(), Pools::new(pools), client)?;
     let results = recorded_tool_results(&store, task.id).await?;
     let replayed = runner.run(&task, RunMode::Replay(results)).await;
     store.close().await;

@@ -2,22 +2,14 @@
 //! several workers share the queue; leases keep a task to one of them.
 
 use std::io::Write;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use ulias_agents::alerts::LogAlerter;
 use ulias_agents::engine::{Engine, EngineConfig};
-use ulias_agents::ledger::Ledger;
 use ulias_agents::pools::Pools;
-use ulias_agents::runner::{Runner, RunnerConfig};
-use ulias_agents::schemas::OutputSchemas;
-use ulias_agents::tools::ToolRegistry;
-use ulias_core::clock::{SharedClock, SystemClock};
 use ulias_core::settings::Settings;
 
-use super::check::load_catalogue;
-use super::{Outcome, open_store};
+use super::{Outcome, build_runner, open_store};
 use crate::cli::WorkerArgs;
 
 /// How long a model call may take before the pool counts as failing.
@@ -40,28 +32,7 @@ pub async fn run(
         .first()
         .map(|pool| pool.client.clone())
         .context("No model pool is configured")?;
-    let clock: SharedClock = Arc::new(SystemClock);
-    let alerter = Arc::new(LogAlerter);
-    let runner = Runner {
-        store: store.clone(),
-        clock: clock.clone(),
-        catalogue: Arc::new(load_catalogue(settings)?),
-        tools: Arc::new(ToolRegistry::standard()),
-        schemas: Arc::new(OutputSchemas::build()?),
-        pools,
-        ledger: Ledger::new(
-            store.clone(),
-            clock,
-            alerter.clone(),
-            settings.budgets.clone(),
-        ),
-        alerter,
-        embedder,
-        config: RunnerConfig {
-            language: settings.locale.language().to_owned(),
-            ..RunnerConfig::default()
-        },
-    };
+    let runner = build_runner(settings, store.clone(), pools, embedder)?;
     let worker = args
         .name
         .clone()
