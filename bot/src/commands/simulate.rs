@@ -1,7 +1,7 @@
 //! `ulias simulate`: rehearse on a simulated clock against a throwaway
-//! in-memory database. Today it rehearses the parts that exist — settings,
-//! schema, the task queue with dependencies, due times and leases — and
-//! says plainly which parts of the takeover it cannot simulate yet.
+//! in-memory database. Today it rehearses the settings, the schema and the
+//! task queue (dependencies, due times, leases), and says plainly which
+//! parts of the takeover it cannot simulate yet.
 
 use std::io::Write;
 
@@ -82,14 +82,11 @@ pub async fn run(
         tally.late,
         tally.leases_recovered
     )?;
+    writeln!(out, "cost       $0.0000 — this rehearsal calls no model")?;
     writeln!(
         out,
-        "cost       $0.0000 — no model was called: agents are not built yet"
-    )?;
-    writeln!(
-        out,
-        "not simulated yet (not built): agents and model calls, the Director and the takeover \
-         playbook, validations and publishing, Telegram and ntfy"
+        "not simulated yet (not built): the takeover playbook and its agents' runs on \
+         recorded answers, validations and publishing, Telegram and ntfy"
     )?;
     store.close().await;
     anyhow::ensure!(
