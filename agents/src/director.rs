@@ -164,18 +164,12 @@ pub async fn plan_objective(
                 }));
             }
         };
-        if let Some(reason) = plan.escalate.clone() {
-            store
-                .complete_task(
-                    task.id,
-                    worker,
-                    &outcome.to_task_outcome(),
-                    runner.clock.now(),
-                )
-                .await?;
-            return escalate(runner, objective, &reason).await;
-        }
-        match check_plan(&plan, catalogue) {
+        // A plan that escalates needs no checking: the CEO is asked either way.
+        let checked = match &plan.escalate {
+            Some(_) => Ok(None),
+            None => check_plan(&plan, catalogue).map(Some),
+        };
+        match checked {
             Ok(order) => {
                 store
                     .complete_task(
@@ -185,7 +179,12 @@ pub async fn plan_objective(
                         runner.clock.now(),
                     )
                     .await?;
-                return create_tasks(runner, objective, &plan, &order).await;
+                return match (order, &plan.escalate) {
+                    (Some(order), _) => create_tasks(runner, objective, &plan, &order).await,
+                    (None, reason) => {
+                        escalate(runner, objective, reason.as_deref().unwrap_or_default()).await
+                    }
+                };
             }
             Err(errors) => {
                 problems = errors.iter().map(ToString::to_string).collect::<Vec<_>>();
@@ -227,7 +226,7 @@ async fn director_task(
     task.input = input.clone();
     task.priority = objective.priority;
     let task = runner.store.create_task(&task, now).await?;
-    runner.store.promote_ready_tasks(now).await?;
+    runner.store.queue_task(task.id, now).await?;
     Ok(task.id)
 }
 

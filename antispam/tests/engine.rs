@@ -55,17 +55,17 @@ fn lines(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The verdict on fixture line `i`, posted by a new member in a fresh group.
+fn judge_line(compiled: &CompiledPolicy, i: usize, text: &str) -> ulias_antispam::Verdict {
+    let event = message(i as i64, 100 + i as i64, text);
+    check(compiled, &mut GroupState::default(), &event, T0)
+}
+
 #[test]
 fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
     let compiled = policy(Mode::Normal);
     for (i, text) in lines("crypto-spam.txt").iter().enumerate() {
-        let mut state = GroupState::default();
-        let verdict = check(
-            &compiled,
-            &mut state,
-            &message(i as i64, 100 + i as i64, text),
-            T0,
-        );
+        let verdict = judge_line(&compiled, i, text);
         assert!(
             verdict
                 .actions
@@ -80,13 +80,7 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
 fn no_crypto_ham_fixture_is_touched() {
     let compiled = policy(Mode::Normal);
     for (i, text) in lines("crypto-ham.txt").iter().enumerate() {
-        let mut state = GroupState::default();
-        let verdict = check(
-            &compiled,
-            &mut state,
-            &message(i as i64, 100 + i as i64, text),
-            T0,
-        );
+        let verdict = judge_line(&compiled, i, text);
         assert!(
             verdict.actions.is_empty(),
             "flagged: {text}\n{:?}",

@@ -66,6 +66,11 @@ const CLAIM_ONE: &str = concat!(
     task_columns!()
 );
 
+const QUEUE_ONE: &str = "UPDATE tasks SET status = $1 \
+     WHERE id = $5 AND status = $2 AND due_at <= $3 AND NOT EXISTS ( \
+         SELECT 1 FROM task_dependencies d JOIN tasks dep ON dep.id = d.depends_on_id \
+         WHERE d.task_id = tasks.id AND dep.status <> $4)";
+
 const PROMOTE_READY: &str = "UPDATE tasks SET status = $1 \
      WHERE status = $2 AND due_at <= $3 AND NOT EXISTS ( \
          SELECT 1 FROM task_dependencies d JOIN tasks dep ON dep.id = d.depends_on_id \
@@ -312,6 +317,27 @@ impl Store {
             Some(row) => Ok(Some(self.hydrate(row).await?)),
             None => Ok(None),
         }
+    }
+
+    /// Queues one particular pending task now, if it is due and its
+    /// dependencies are completed (what [`Store::promote_ready_tasks`] does
+    /// for all of them).
+    pub async fn queue_task(&self, id: TaskId, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let updated = with_pool!(self, |pool| {
+            sqlx::query(QUEUE_ONE)
+                .bind(TaskStatus::Queued.as_str())
+                .bind(TaskStatus::Pending.as_str())
+                .bind(to_ms(now))
+                .bind(TaskStatus::Completed.as_str())
+                .bind(id.get())
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        })?;
+        if updated == 0 {
+            return Err(self.task_refusal(id, TaskStatus::Queued).await);
+        }
+        Ok(())
     }
 
     /// Claims one particular queued task (the Director's own run, say).
