@@ -14,8 +14,12 @@
 //! - [`runner`]: the loop — model, allowed tools, results — until `finish`.
 //! - [`scheduler`]: the recurring schedule turned into tasks.
 //! - [`director`]: objectives into checked plans of tasks, or a CEO decision.
-//! - [`engine`]: a worker's tick: leases, the ready queue, runs, and the
-//!   verification gate (complete, ask the CEO, retry, report an incident).
+//! - [`pipelines`]: direct, verification chain, horse race, CISC and cross
+//!   validation; the weighted vote.
+//! - [`operations`]: a playbook laid out as an operation's tasks.
+//! - [`engine`]: a worker's tick: leases, decisions and validations due,
+//!   the ready queue, runs, non-AI steps, and the verification gate
+//!   (complete, wait for the team, ask the CEO, retry, report an incident).
 //! - [`alerts`], [`untrusted`], [`tokens`]: small shared pieces.
 
 pub mod alerts;
@@ -23,6 +27,8 @@ pub mod director;
 pub mod engine;
 pub mod ledger;
 pub mod model;
+pub mod operations;
+pub mod pipelines;
 pub mod pools;
 pub mod runner;
 pub mod scheduler;

@@ -42,7 +42,7 @@ fn copy_of_prompts() -> tempfile::TempDir {
 #[test]
 fn the_shipped_prompts_load_every_agent_of_both_seeds() {
     let catalogue = load(&prompts()).unwrap();
-    assert_eq!(catalogue.len(), 33);
+    assert_eq!(catalogue.len(), 34);
     for name in [
         "coder",
         "reviewer",

@@ -40,7 +40,7 @@ fn check_accepts_the_example_settings_and_prints_a_one_screen_summary() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        stdout.contains("prompts    33 agents in 9 teams"),
+        stdout.contains("prompts    34 agents in 9 teams"),
         "{stdout}"
     );
     assert!(stdout.contains("ulias.example.toml: valid"), "{stdout}");

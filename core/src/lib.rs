@@ -14,6 +14,7 @@
 //!   PostgreSQL (scale-out), with migrations for the whole schema.
 //! - [`money`]: amounts in micro-dollars, so costs add up exactly.
 //! - [`schedule`]: the recurring jobs (cron in a time zone), pure.
+//! - [`playbook`]: an operation's fixed table of steps from J0, pure.
 
 #[macro_use]
 mod text_enum;
@@ -21,6 +22,7 @@ mod text_enum;
 pub mod clock;
 pub mod domain;
 pub mod money;
+pub mod playbook;
 pub mod schedule;
 pub mod settings;
 pub mod store;

@@ -84,6 +84,8 @@ pub enum RunError {
     Model(#[from] ModelError),
     #[error("storage failed: {0}")]
     Store(#[from] StoreError),
+    #[error("pipeline: {0}")]
+    Pipeline(String),
 }
 
 impl From<LedgerError> for RunError {

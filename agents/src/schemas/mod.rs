@@ -135,6 +135,7 @@ fn all_schemas() -> Vec<(&'static str, Value)> {
         ("post_draft", schema_value::<PostDraft>()),
         ("faq_answer", schema_value::<FaqAnswer>()),
         ("utility_plan", schema_value::<UtilityPlan>()),
+        ("judgement", schema_value::<Judgement>()),
     ]
 }
 
@@ -146,7 +147,7 @@ mod tests {
     #[test]
     fn every_schema_compiles_and_requires_a_confidence() {
         let schemas = OutputSchemas::build().unwrap();
-        assert_eq!(schemas.names().count(), 18);
+        assert_eq!(schemas.names().count(), 19);
         for name in schemas.names() {
             let schema = schemas.get(name).unwrap().schema();
             let required = schema["required"].as_array().unwrap();

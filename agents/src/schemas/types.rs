@@ -315,3 +315,15 @@ pub struct UtilityPlan {
     #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: Confidence,
 }
+
+/// The Judge's pick between two candidate answers (horse race).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Judgement {
+    /// A or B.
+    pub choice: String,
+    /// Why, in one or two sentences.
+    pub reason: String,
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub confidence: Confidence,
+}

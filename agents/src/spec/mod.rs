@@ -45,6 +45,8 @@ pub enum Trigger {
     GroupQuestion,
     /// A mention on X.
     Mention,
+    /// Another agent's pipeline (a horse race's judge).
+    Pipeline,
 }
 
 impl Trigger {
@@ -56,6 +58,7 @@ impl Trigger {
             "schedule" => Self::Schedule,
             "group_question" => Self::GroupQuestion,
             "mention" => Self::Mention,
+            "pipeline" => Self::Pipeline,
             _ => {
                 let event = text.strip_prefix("event:")?;
                 let valid =

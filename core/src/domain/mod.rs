@@ -21,9 +21,10 @@ pub use ledger::{
     RoutingRule, StoredMessage,
 };
 pub use records::{
-    Decision, DecisionAnswer, Lease, NewDecision, NewObjective, NewTask, NewValidation, Objective,
-    Task, TaskOutcome, Validation, retry_backoff,
+    Decision, DecisionAnswer, Lease, NewDecision, NewObjective, NewOperation, NewTask,
+    NewValidation, Objective, Operation, Task, TaskOutcome, Validation, retry_backoff,
 };
 pub use status::{
-    DecisionStatus, ObjectiveStatus, PublicationStatus, Status, TaskStatus, ValidationStatus,
+    DecisionStatus, ObjectiveStatus, OperationStatus, PublicationStatus, Status, TaskStatus,
+    ValidationStatus,
 };

@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::{
     AgentName, DecisionId, DecisionStatus, ObjectiveId, ObjectiveSource, ObjectiveStatus,
-    OperationId, Pipeline, Priority, PublicationTarget, TaskId, TaskStatus, Team, Urgency,
-    ValidationId, ValidationKind, ValidationStatus,
+    OperationId, OperationStatus, Pipeline, Priority, PublicationTarget, TaskId, TaskStatus, Team,
+    Urgency, ValidationId, ValidationKind, ValidationStatus,
 };
 use crate::money::Usd;
 
@@ -53,6 +53,30 @@ impl NewObjective {
     }
 }
 
+/// A playbook operation (a token takeover): its steps are tasks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operation {
+    pub id: OperationId,
+    pub name: String,
+    pub token_symbol: Option<String>,
+    pub chain: Option<String>,
+    pub official_address: Option<String>,
+    pub j0_at: Option<DateTime<Utc>>,
+    pub status: OperationStatus,
+    pub validation_required: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+/// An operation to create.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewOperation {
+    pub name: String,
+    pub token_symbol: Option<String>,
+    pub chain: Option<String>,
+    pub official_address: Option<String>,
+    pub j0_at: DateTime<Utc>,
+}
+
 /// A worker's claim on a running task, valid until `expires_at`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lease {
@@ -78,6 +102,10 @@ pub struct Task {
     pub priority: Priority,
     pub due_at: DateTime<Utc>,
     pub depends_on: Vec<TaskId>,
+    /// Its public output waits for the team before the task completes.
+    pub requires_validation: bool,
+    /// A gate: a `no_go` verdict, or a rejection, stops its operation.
+    pub gate: bool,
     pub attempts: u32,
     pub max_attempts: u32,
     pub lease: Option<Lease>,
@@ -114,6 +142,12 @@ pub struct NewTask {
     pub due_at: DateTime<Utc>,
     pub depends_on: Vec<TaskId>,
     pub max_attempts: u32,
+    /// Its public output waits for the team before the task completes.
+    pub requires_validation: bool,
+    /// A gate: a `no_go` verdict, or a rejection, stops its operation.
+    pub gate: bool,
+    /// The task whose pipeline made this one (a review, a judge's run).
+    pub parent_task_id: Option<TaskId>,
 }
 
 impl NewTask {
@@ -139,6 +173,9 @@ impl NewTask {
             due_at,
             depends_on: Vec::new(),
             max_attempts: 3,
+            requires_validation: false,
+            gate: false,
+            parent_task_id: None,
         }
     }
 }

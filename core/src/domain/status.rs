@@ -142,6 +142,36 @@ impl Status for ValidationStatus {
 }
 
 text_enum! {
+    /// Where a playbook operation stands.
+    pub enum OperationStatus as "operation status" {
+        /// Created, its steps not yet laid out.
+        Planned => "planned",
+        /// Its steps run on their schedule.
+        Running => "running",
+        /// Held by the team: no new step starts.
+        Paused => "paused",
+        /// Stopped for good (a no-go, or the team); its open steps are cancelled.
+        Stopped => "stopped",
+        /// Every step finished.
+        Completed => "completed",
+    }
+}
+
+impl Status for OperationStatus {
+    const ALL: &'static [Self] = OperationStatus::ALL;
+
+    fn can_become(self, next: Self) -> bool {
+        use OperationStatus::*;
+        matches!(
+            (self, next),
+            (Planned, Running | Stopped)
+                | (Running, Paused | Stopped | Completed)
+                | (Paused, Running | Stopped)
+        )
+    }
+}
+
+text_enum! {
     /// Where a publication job (the outbox) stands.
     pub enum PublicationStatus as "publication status" {
         /// Waiting for a publisher (perhaps for a rate-limit window).

@@ -14,6 +14,7 @@ mod lessons;
 mod messages;
 mod objectives;
 mod operation_files;
+mod operations;
 mod schedules;
 mod schema;
 mod tasks;
@@ -31,8 +32,9 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 pub use decisions::TIMEOUT_RESPONDER;
 pub use error::StoreError;
 pub use objectives::ObjectiveUpdate;
+pub use operations::Stopped;
 pub use schema::MigrationReport;
-pub use tasks::ExpiredLeases;
+pub use tasks::{ExpiredLeases, Progress};
 
 /// Runs `$body` with `$pool` bound to the open pool, whichever backend it is.
 /// The body is compiled once per backend, so it must type-check on both.

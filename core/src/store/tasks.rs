@@ -12,7 +12,8 @@ use sqlx::types::Json;
 use super::time::{count, from_ms, from_opt_ms, parse_text, predecessor_list, stored, to_ms};
 use super::{BackendKind, Store, StoreError, with_pool};
 use crate::domain::{
-    Lease, NewTask, ObjectiveId, OperationId, Status, Task, TaskId, TaskOutcome, TaskStatus,
+    Lease, NewTask, ObjectiveId, OperationId, OperationStatus, Status, Task, TaskId, TaskOutcome,
+    TaskStatus,
 };
 use crate::money::Usd;
 
@@ -21,21 +22,17 @@ macro_rules! task_columns {
         "id, objective_id, operation_id, step_key, agent, team, kind, title, input, status, pipeline, \
          priority, due_at, attempts, max_attempts, lease_owner, lease_expires_at, result, error, \
          confidence, model, tokens_in, tokens_out, cost_micros, cloud_equiv_micros, iterations, \
-         duration_ms, created_at, started_at, completed_at"
+         duration_ms, created_at, started_at, completed_at, requires_validation, gate"
     };
 }
 
 const INSERT_TASK: &str = "INSERT INTO tasks (objective_id, operation_id, step_key, agent, team, \
-     title, input, status, pipeline, priority, due_at, max_attempts, created_at, kind) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id";
+     title, input, status, pipeline, priority, due_at, max_attempts, created_at, kind, \
+     requires_validation, gate, parent_task_id) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
+     RETURNING id";
 
 const SELECT_TASK: &str = concat!("SELECT ", task_columns!(), " FROM tasks WHERE id = $1");
-
-const SELECT_OBJECTIVE_TASKS: &str = concat!(
-    "SELECT ",
-    task_columns!(),
-    " FROM tasks WHERE objective_id = $1 ORDER BY id"
-);
 
 /// SQLite takes the write lock for the whole statement, so the sub-select
 /// and the update cannot interleave with another claimer.
@@ -66,16 +63,37 @@ const CLAIM_ONE: &str = concat!(
     task_columns!()
 );
 
-const QUEUE_ONE: &str = "UPDATE tasks SET status = $1 \
+/// A task may start only while its operation runs and its objective is not
+/// paused.
+/// `$running` is the placeholder bound to the running operation status.
+macro_rules! startable {
+    ($running:literal) => {
+        concat!(
+            " AND (tasks.operation_id IS NULL OR EXISTS (SELECT 1 FROM operations o \
+               WHERE o.id = tasks.operation_id AND o.status = ",
+            $running,
+            ")) AND (tasks.objective_id IS NULL OR NOT EXISTS (SELECT 1 FROM objectives ob \
+               WHERE ob.id = tasks.objective_id AND ob.paused_at IS NOT NULL))"
+        )
+    };
+}
+
+const QUEUE_ONE: &str = concat!(
+    "UPDATE tasks SET status = $1 \
      WHERE id = $5 AND status = $2 AND due_at <= $3 AND NOT EXISTS ( \
          SELECT 1 FROM task_dependencies d JOIN tasks dep ON dep.id = d.depends_on_id \
-         WHERE d.task_id = tasks.id AND dep.status <> $4)";
+         WHERE d.task_id = tasks.id AND dep.status <> $4)",
+    startable!("$6")
+);
 
-const PROMOTE_READY: &str = "UPDATE tasks SET status = $1 \
+const PROMOTE_READY: &str = concat!(
+    "UPDATE tasks SET status = $1 \
      WHERE status = $2 AND due_at <= $3 AND NOT EXISTS ( \
          SELECT 1 FROM task_dependencies d JOIN tasks dep ON dep.id = d.depends_on_id \
-         WHERE d.task_id = tasks.id AND dep.status <> $4) \
-     RETURNING id";
+         WHERE d.task_id = tasks.id AND dep.status <> $4)",
+    startable!("$5"),
+    " RETURNING id"
+);
 
 /// Records a finished run; `$1` is the new status (completed, or blocked
 /// while a human looks at the result).
@@ -109,6 +127,23 @@ const EXPIRE_LEASES: &str = "UPDATE tasks SET \
 
 /// The error stored on a task whose worker vanished.
 const LEASE_EXPIRED_ERROR: &str = "lease expired: the worker stopped answering";
+
+/// How far a set of tasks is (an objective's, an operation's).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub total: u64,
+    pub completed: u64,
+    pub failed: u64,
+    pub cancelled: u64,
+    pub running: u64,
+}
+
+impl Progress {
+    /// Whether every task reached a final status.
+    pub fn is_finished(&self) -> bool {
+        self.total > 0 && self.completed + self.failed + self.cancelled == self.total
+    }
+}
 
 /// What [`Store::requeue_expired_leases`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -151,6 +186,8 @@ struct TaskRow {
     created_at: i64,
     started_at: Option<i64>,
     completed_at: Option<i64>,
+    requires_validation: bool,
+    gate: bool,
 }
 
 impl TaskRow {
@@ -178,6 +215,8 @@ impl TaskRow {
                 .ok_or_else(|| StoreError::corrupt("task priority", self.priority))?,
             due_at: from_ms(self.due_at)?,
             depends_on,
+            requires_validation: self.requires_validation,
+            gate: self.gate,
             attempts: count("task attempts", self.attempts)?,
             max_attempts: count("task max_attempts", self.max_attempts)?,
             lease,
@@ -224,6 +263,9 @@ impl Store {
                 .bind(stored(new.max_attempts))
                 .bind(to_ms(now))
                 .bind(new.kind.as_deref())
+                .bind(new.requires_validation)
+                .bind(new.gate)
+                .bind(new.parent_task_id.map(TaskId::get))
                 .fetch_one(&mut *tx)
                 .await?;
             for dependency in &new.depends_on {
@@ -262,9 +304,55 @@ impl Store {
         &self,
         objective: ObjectiveId,
     ) -> Result<Vec<Task>, StoreError> {
+        self.tasks_where("objective_id", objective.get()).await
+    }
+
+    /// How far an objective's tasks are.
+    pub async fn objective_progress(&self, id: ObjectiveId) -> Result<Progress, StoreError> {
+        self.progress_where("objective_id", id.get()).await
+    }
+
+    /// How far an operation's tasks are.
+    pub async fn operation_progress(&self, id: OperationId) -> Result<Progress, StoreError> {
+        self.progress_where("operation_id", id.get()).await
+    }
+
+    async fn progress_where(&self, column: &'static str, id: i64) -> Result<Progress, StoreError> {
+        let sql = format!("SELECT status, COUNT(*) FROM tasks WHERE {column} = $1 GROUP BY status");
+        let rows: Vec<(String, i64)> = with_pool!(self, |pool| {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(id)
+                .fetch_all(pool)
+                .await
+        })?;
+        let mut progress = Progress::default();
+        for (status, n) in rows {
+            let n: u64 = count("task count", n)?;
+            progress.total += n;
+            match parse_text::<TaskStatus>("task status", &status)? {
+                TaskStatus::Completed => progress.completed += n,
+                TaskStatus::Failed => progress.failed += n,
+                TaskStatus::Cancelled => progress.cancelled += n,
+                TaskStatus::Running => progress.running += n,
+                _ => {}
+            }
+        }
+        Ok(progress)
+    }
+
+    /// The tasks whose `column` (a constant of this crate) equals `id`, oldest first.
+    pub(crate) async fn tasks_where(
+        &self,
+        column: &'static str,
+        id: i64,
+    ) -> Result<Vec<Task>, StoreError> {
+        let sql = format!(
+            "SELECT {} FROM tasks WHERE {column} = $1 ORDER BY id",
+            task_columns!()
+        );
         let rows: Vec<TaskRow> = with_pool!(self, |pool| {
-            sqlx::query_as(SELECT_OBJECTIVE_TASKS)
-                .bind(objective.get())
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(id)
                 .fetch_all(pool)
                 .await
         })?;
@@ -284,6 +372,7 @@ impl Store {
                 .bind(TaskStatus::Pending.as_str())
                 .bind(to_ms(now))
                 .bind(TaskStatus::Completed.as_str())
+                .bind(OperationStatus::Running.as_str())
                 .fetch_all(pool)
                 .await
         })?;
@@ -330,6 +419,7 @@ impl Store {
                 .bind(to_ms(now))
                 .bind(TaskStatus::Completed.as_str())
                 .bind(id.get())
+                .bind(OperationStatus::Running.as_str())
                 .execute(pool)
                 .await
                 .map(|done| done.rows_affected())

@@ -172,6 +172,45 @@ impl Store {
         self.validation(id).await
     }
 
+    /// The validations a task produced, oldest first.
+    pub async fn validations_of_task(&self, task: TaskId) -> Result<Vec<Validation>, StoreError> {
+        self.validations_where(
+            concat!(
+                "SELECT ",
+                validation_columns!(),
+                " FROM validations WHERE task_id = $1 ORDER BY id"
+            ),
+            task.get(),
+        )
+        .await
+    }
+
+    /// The validations waiting for the team, oldest first.
+    pub async fn pending_validations(&self) -> Result<Vec<Validation>, StoreError> {
+        let rows: Vec<ValidationRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                validation_columns!(),
+                " FROM validations WHERE status = $1 ORDER BY created_at, id"
+            ))
+            .bind(ValidationStatus::Pending.as_str())
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter().map(Validation::try_from).collect()
+    }
+
+    async fn validations_where(
+        &self,
+        sql: &'static str,
+        id: i64,
+    ) -> Result<Vec<Validation>, StoreError> {
+        let rows: Vec<ValidationRow> = with_pool!(self, |pool| {
+            sqlx::query_as(sql).bind(id).fetch_all(pool).await
+        })?;
+        rows.into_iter().map(Validation::try_from).collect()
+    }
+
     async fn refusal(&self, id: ValidationId, to: ValidationStatus) -> StoreError {
         match self.validation(id).await {
             Ok(current) => StoreError::IllegalTransition {

@@ -1,0 +1,145 @@
+//! What follows a finished task: its objective and operation may be done
+//! (the CEO is told, the Learner gets the lessons to draw), and a no-go
+//! stops an operation.
+
+use chrono::TimeDelta;
+use serde_json::json;
+use ulias_core::domain::{
+    LogKind, NewLogEntry, NewTask, ObjectiveId, ObjectiveStatus, OperationStatus, Priority, Task,
+};
+use ulias_core::store::{ObjectiveUpdate, StoreError};
+
+use super::Engine;
+use super::actions::scope_of;
+use crate::alerts::AlertLevel;
+
+/// The agent that draws lessons from finished objectives.
+pub const LEARNER: &str = "learner";
+
+/// The Learner's tasks come after the day's work.
+const LEARNER_PRIORITY: i64 = 3;
+
+impl Engine {
+    /// Called once a task reached a final status.
+    pub(crate) async fn after_finish(&self, task: &Task) -> Result<(), StoreError> {
+        if let Some(objective) = task.objective_id {
+            self.close_objective_if_done(objective).await?;
+        }
+        if let Some(operation) = task.operation_id {
+            let progress = self.runner.store.operation_progress(operation).await?;
+            let op = self.runner.store.operation(operation).await?;
+            if progress.is_finished() && op.status == OperationStatus::Running {
+                self.runner
+                    .store
+                    .set_operation_status(
+                        operation,
+                        OperationStatus::Completed,
+                        self.runner.clock.now(),
+                    )
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn close_objective_if_done(&self, id: ObjectiveId) -> Result<(), StoreError> {
+        let store = &self.runner.store;
+        let progress = store.objective_progress(id).await?;
+        let objective = store.objective(id).await?;
+        if !progress.is_finished() || objective.status != ObjectiveStatus::InProgress {
+            return Ok(());
+        }
+        let (status, update) = if progress.failed == 0 {
+            (ObjectiveStatus::Completed, ObjectiveUpdate::default())
+        } else {
+            let error = format!("{} of {} tasks failed", progress.failed, progress.total);
+            (
+                ObjectiveStatus::Failed,
+                ObjectiveUpdate {
+                    error: Some(error),
+                    ..Default::default()
+                },
+            )
+        };
+        let now = self.runner.clock.now();
+        store.set_objective_status(id, status, update, now).await?;
+        self.tell(
+            AlertLevel::Info,
+            format!("Objective #{id} {status}: {}", objective.title),
+            format!("{}/{} tasks completed", progress.completed, progress.total),
+        )
+        .await;
+        self.queue_learner(&objective.title, id, status).await
+    }
+
+    /// The Learner hook: one task to draw the lessons of a finished
+    /// objective (its own tasks belong to no objective, so it never loops).
+    async fn queue_learner(
+        &self,
+        title: &str,
+        id: ObjectiveId,
+        status: ObjectiveStatus,
+    ) -> Result<(), StoreError> {
+        let Some(spec) = self.runner.catalogue.get(LEARNER) else {
+            return Ok(());
+        };
+        let store = &self.runner.store;
+        let now = self.runner.clock.now();
+        let tasks: Vec<_> = store
+            .tasks_of_objective(id)
+            .await?
+            .into_iter()
+            .map(|t| {
+                json!({"task": t.id, "agent": t.agent, "title": t.title, "status": t.status,
+                            "attempts": t.attempts, "confidence": t.confidence, "error": t.error})
+            })
+            .collect();
+        let mut task = NewTask::new(
+            spec.name.clone(),
+            spec.team,
+            format!("Lessons from objective #{id}: {title}"),
+            now + TimeDelta::minutes(1),
+        );
+        task.kind = Some("lessons".to_owned());
+        task.priority = Priority::new(LEARNER_PRIORITY).unwrap_or_default();
+        task.input = json!({"objective": id, "title": title, "status": status, "tasks": tasks});
+        store.create_task(&task, now).await?;
+        Ok(())
+    }
+
+    /// A gate said no-go: the operation stops, its open steps are cancelled
+    /// (nothing after the gate, the buyback included, ever runs).
+    pub(super) async fn stop_for_no_go(&self, task: &Task, reason: &str) -> Result<(), StoreError> {
+        let Some(operation) = task.operation_id else {
+            return Ok(());
+        };
+        let store = &self.runner.store;
+        let now = self.runner.clock.now();
+        let stopped = store.stop_operation(operation, now).await?;
+        if let Some(objective) = task.objective_id {
+            let update = ObjectiveUpdate {
+                error: Some(format!("no-go: {reason}")),
+                ..Default::default()
+            };
+            store
+                .set_objective_status(objective, ObjectiveStatus::Cancelled, update, now)
+                .await?;
+        }
+        let summary = format!(
+            "operation stopped at \"{}\" (no-go): {} step(s) cancelled",
+            task.title, stopped.tasks_cancelled
+        );
+        let entry = NewLogEntry {
+            public: true,
+            ..NewLogEntry::event(scope_of(task), LogKind::System, summary.clone())
+        };
+        store.append_log(&entry, now).await?;
+        self.tell(
+            AlertLevel::Warning,
+            format!("Operation #{operation} stopped"),
+            format!("{summary}. {reason}"),
+        )
+        .await;
+        Ok(())
+    }
+}

@@ -1,0 +1,186 @@
+//! The verification gate after each run.
+
+use serde_json::{Value, json};
+use ulias_core::domain::{
+    NewDecision, NewValidation, PublicationTarget, Task, TaskStatus, Urgency, ValidationKind,
+    ValidationStatus, retry_backoff,
+};
+use ulias_core::store::StoreError;
+
+use super::{Engine, Settled};
+use crate::alerts::AlertLevel;
+use crate::runner::{RunError, RunOutcome};
+
+/// The options a doubtful result is put to the CEO with, in this order:
+/// accept it, run it again, cancel the task.
+pub const DOUBT_OPTIONS: [&str; 3] = ["Accept the result", "Run it again", "Cancel the task"];
+
+/// The verdict a gate step answers to stop its operation.
+const NO_GO: &str = "no_go";
+
+impl Engine {
+    /// Decides what a run's result means for its task.
+    pub(super) async fn gate(
+        &self,
+        task: &Task,
+        result: Result<RunOutcome, RunError>,
+    ) -> Result<Settled, StoreError> {
+        let store = &self.runner.store;
+        let worker = &self.config.worker;
+        let now = self.runner.clock.now();
+        let outcome = match result {
+            Ok(outcome) => outcome,
+            Err(error) => return self.failed(task, &error).await,
+        };
+        if outcome
+            .confidence
+            .is_some_and(|c| c < self.config.confidence_threshold)
+        {
+            store
+                .block_task(task.id, worker, &outcome.to_task_outcome(), now)
+                .await?;
+            store
+                .create_decision(&self.doubt(task, &outcome), now)
+                .await?;
+            return Ok(Settled::Doubtful);
+        }
+        if task.gate && outcome.output.get("verdict").and_then(Value::as_str) == Some(NO_GO) {
+            store
+                .complete_task(task.id, worker, &outcome.to_task_outcome(), now)
+                .await?;
+            self.stop_for_no_go(task, &summary_of(&outcome.output))
+                .await?;
+            return Ok(Settled::OperationStopped);
+        }
+        if self.awaits_validation(task, &outcome.output).await? {
+            store
+                .block_task(task.id, worker, &outcome.to_task_outcome(), now)
+                .await?;
+            return Ok(Settled::AwaitingValidation);
+        }
+        store
+            .complete_task(task.id, worker, &outcome.to_task_outcome(), now)
+            .await?;
+        Ok(Settled::Completed)
+    }
+
+    /// Whether the task's public output waits for the team: a publish tool
+    /// created a validation during the run, or the step is flagged and gets
+    /// one made from its output (so nothing flagged is ever published unseen).
+    pub(super) async fn awaits_validation(
+        &self,
+        task: &Task,
+        output: &Value,
+    ) -> Result<bool, StoreError> {
+        let store = &self.runner.store;
+        let validations = store.validations_of_task(task.id).await?;
+        if validations
+            .iter()
+            .any(|v| v.status == ValidationStatus::Pending)
+        {
+            return Ok(true);
+        }
+        if !task.requires_validation || !self.validation_required(task).await? {
+            return Ok(false);
+        }
+        let (kind, target) = self.preview_kind(task, output);
+        let validation = NewValidation {
+            task_id: Some(task.id),
+            operation_id: task.operation_id,
+            kind,
+            target,
+            payload: json!({"step": task.step_key, "title": task.title, "output": output}),
+        };
+        store
+            .create_validation(&validation, self.runner.clock.now())
+            .await?;
+        Ok(true)
+    }
+
+    /// Whether the task's operation (if any) still asks for validations.
+    async fn validation_required(&self, task: &Task) -> Result<bool, StoreError> {
+        match task.operation_id {
+            Some(id) => Ok(self.runner.store.operation(id).await?.validation_required),
+            None => Ok(true),
+        }
+    }
+
+    /// How the team previews an output made into a validation, by the
+    /// agent's output schema.
+    fn preview_kind(&self, task: &Task, output: &Value) -> (ValidationKind, PublicationTarget) {
+        let schema = self
+            .runner
+            .catalogue
+            .get(task.agent.as_str())
+            .map(|spec| spec.output.as_str());
+        match schema {
+            Some("post_draft") if output.get("kind").and_then(Value::as_str) == Some("thread") => {
+                (ValidationKind::Thread, PublicationTarget::X)
+            }
+            Some("post_draft") => (ValidationKind::Post, PublicationTarget::X),
+            Some("site_draft") => (ValidationKind::Site, PublicationTarget::Site),
+            Some("brand_directions") => (ValidationKind::Album, PublicationTarget::Telegram),
+            Some("faq_answer") => (ValidationKind::Pinned, PublicationTarget::Telegram),
+            Some("utility_plan") => (ValidationKind::Utility, PublicationTarget::Telegram),
+            _ => (ValidationKind::Dossier, PublicationTarget::Manual),
+        }
+    }
+
+    /// A transient failure waits for its backoff while attempts remain;
+    /// anything else, or the last attempt, fails the task with an incident.
+    async fn failed(&self, task: &Task, error: &RunError) -> Result<Settled, StoreError> {
+        let store = &self.runner.store;
+        let worker = &self.config.worker;
+        let now = self.runner.clock.now();
+        let status = if error.is_transient() {
+            let retry_at = now + retry_backoff(task.attempts);
+            store
+                .retry_task(task.id, worker, &error.to_string(), now, retry_at)
+                .await?
+        } else {
+            store
+                .fail_task(task.id, worker, &error.to_string(), now)
+                .await?;
+            TaskStatus::Failed
+        };
+        if status != TaskStatus::Failed {
+            return Ok(Settled::Retried);
+        }
+        self.tell(
+            AlertLevel::Critical,
+            format!("Task #{} ({}) failed", task.id, task.agent),
+            format!("\"{}\": {error}", task.title),
+        )
+        .await;
+        Ok(Settled::Failed)
+    }
+
+    fn doubt(&self, task: &Task, outcome: &RunOutcome) -> NewDecision {
+        let confidence = outcome.confidence.unwrap_or(0.0);
+        NewDecision {
+            task_id: Some(task.id),
+            objective_id: task.objective_id,
+            question: format!(
+                "{} is only {:.0}% sure of its result for \"{}\". Accept it?",
+                task.agent,
+                confidence * 100.0,
+                task.title
+            ),
+            context_summary: summary_of(&outcome.output),
+            options: DOUBT_OPTIONS.iter().map(|o| (*o).to_owned()).collect(),
+            recommended: Some(1),
+            urgency: Urgency::Normal,
+            timeout_at: Some(self.runner.clock.now() + self.config.decision_timeout),
+            auto_decision: Some(1),
+        }
+    }
+}
+
+/// A short reading of an output for people: its summary field, else the JSON.
+pub(super) fn summary_of(output: &Value) -> String {
+    let text = ["summary", "answer", "why_it_died"]
+        .iter()
+        .find_map(|field| output.get(field).and_then(Value::as_str))
+        .map_or_else(|| output.to_string(), str::to_owned);
+    text.chars().take(300).collect()
+}

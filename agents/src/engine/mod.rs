@@ -1,0 +1,160 @@
+//! The engine's worker loop, one tick at a time: expired leases back to the
+//! queue, due CEO decisions applied, validations waiting too long flagged,
+//! due tasks with finished dependencies queued, then each claimed task run
+//! (through its pipeline, or as a non-AI action) and put through the
+//! verification gate:
+//!
+//! - success completes the task — unless its public output waits for the
+//!   team (a validation), or it is a gate whose verdict is `no_go`, which
+//!   stops its operation;
+//! - doubt (confidence under the threshold) blocks it behind a CEO decision;
+//! - failure retries it (within its attempts), then reports an incident.
+//!
+//! When a task finishes, its objective (and operation) may be done: the CEO
+//! is told and the Learner gets a task to extract the lessons.
+
+mod actions;
+mod finish;
+mod gate;
+mod review;
+mod upkeep;
+
+use chrono::TimeDelta;
+use ulias_core::domain::{Task, TaskStatus};
+use ulias_core::playbook::SYSTEM_AGENT;
+use ulias_core::store::StoreError;
+
+use crate::alerts::{Alert, AlertLevel};
+use crate::pipelines;
+use crate::runner::Runner;
+
+pub use self::gate::DOUBT_OPTIONS;
+
+/// How a worker runs tasks.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// This worker's name (leases carry it).
+    pub worker: String,
+    /// How long a claim lasts without renewal.
+    pub lease: TimeDelta,
+    /// Under this confidence, a result waits for the CEO.
+    pub confidence_threshold: f64,
+    /// How long the CEO has before the automatic choice applies.
+    pub decision_timeout: TimeDelta,
+    /// A validation pending longer than this is flagged to the team.
+    pub validation_reminder: TimeDelta,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        Self {
+            worker: "worker-1".to_owned(),
+            lease: TimeDelta::minutes(15),
+            confidence_threshold: 0.7,
+            decision_timeout: TimeDelta::hours(24),
+            validation_reminder: TimeDelta::hours(2),
+        }
+    }
+}
+
+/// What one tick did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TickReport {
+    pub requeued: usize,
+    pub decisions_applied: usize,
+    pub validations_flagged: usize,
+    pub queued: usize,
+    pub completed: usize,
+    /// Finished runs whose output waits for the team's validation.
+    pub awaiting_validation: usize,
+    pub doubtful: usize,
+    pub retried: usize,
+    pub failed: usize,
+    /// Tasks that ended with their operation stopped (a no-go).
+    pub stopped: usize,
+}
+
+/// A worker.
+pub struct Engine {
+    pub runner: Runner,
+    pub config: EngineConfig,
+}
+
+/// What became of one task run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settled {
+    Completed,
+    AwaitingValidation,
+    Doubtful,
+    Retried,
+    Failed,
+    /// A gate said no-go: the operation is stopped.
+    OperationStopped,
+}
+
+impl Engine {
+    /// One pass over the queue.
+    pub async fn tick(&self) -> Result<TickReport, StoreError> {
+        let store = &self.runner.store;
+        let now = self.runner.clock.now();
+        let mut report = TickReport {
+            requeued: store.requeue_expired_leases(now).await?.requeued.len(),
+            decisions_applied: self.apply_due_decisions().await?,
+            validations_flagged: self.flag_waiting_validations().await?,
+            queued: store.promote_ready_tasks(now).await?.len(),
+            ..TickReport::default()
+        };
+        while let Some(task) = store
+            .claim_next_task(
+                &self.config.worker,
+                self.runner.clock.now(),
+                self.config.lease,
+            )
+            .await?
+        {
+            match self.execute(&task).await? {
+                Settled::Completed => report.completed += 1,
+                Settled::AwaitingValidation => report.awaiting_validation += 1,
+                Settled::Doubtful => report.doubtful += 1,
+                Settled::Retried => report.retried += 1,
+                Settled::Failed => report.failed += 1,
+                Settled::OperationStopped => report.stopped += 1,
+            }
+        }
+        Ok(report)
+    }
+
+    /// Runs a task this worker claimed — a non-AI action, or its agent
+    /// through its pipeline — and puts the result through the gate.
+    pub async fn execute(&self, task: &Task) -> Result<Settled, StoreError> {
+        if task.agent.as_str() == SYSTEM_AGENT {
+            return self.perform_action(task).await;
+        }
+        let result = pipelines::run(&self.runner, task, &self.config.worker).await;
+        let settled = self.gate(task, result).await?;
+        if matches!(settled, Settled::Completed | Settled::Failed) {
+            self.after_finish(task).await?;
+        }
+        Ok(settled)
+    }
+
+    /// Sends an alert; failing to is logged, never fatal.
+    async fn tell(&self, level: AlertLevel, title: String, body: String) {
+        let alert = Alert { level, title, body };
+        if let Err(problem) = self.runner.alerter.alert(alert).await {
+            tracing::error!(%problem, "could not send an alert");
+        }
+    }
+}
+
+impl Settled {
+    /// The task status this outcome leaves.
+    pub fn status(self) -> TaskStatus {
+        match self {
+            Self::Completed | Self::OperationStopped => TaskStatus::Completed,
+            Self::AwaitingValidation | Self::Doubtful => TaskStatus::Blocked,
+            Self::Retried => TaskStatus::Pending,
+            Self::Failed => TaskStatus::Failed,
+        }
+    }
+}

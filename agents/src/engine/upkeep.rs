@@ -1,0 +1,61 @@
+//! What each tick looks after besides running tasks: decisions whose
+//! timeout passed, and validations the team has left waiting too long.
+
+use ulias_core::store::StoreError;
+
+use super::Engine;
+use crate::alerts::AlertLevel;
+
+/// The alert scope that makes a waiting validation's alert go out once.
+const WAITING_SCOPE: &str = "validation_waiting";
+
+impl Engine {
+    /// Applies the automatic choice of every decision whose timeout passed,
+    /// and says so. Returns how many.
+    pub(super) async fn apply_due_decisions(&self) -> Result<usize, StoreError> {
+        let now = self.runner.clock.now();
+        let due = self.runner.store.time_out_due_decisions(now).await?;
+        for decision in &due {
+            self.apply_decision(decision).await?;
+            let choice = decision
+                .response
+                .and_then(|i| decision.options.get(i))
+                .cloned()
+                .unwrap_or_default();
+            self.tell(
+                AlertLevel::Info,
+                format!("Decision #{} timed out", decision.id),
+                format!("\"{}\": applied \"{choice}\"", decision.question),
+            )
+            .await;
+        }
+        Ok(due.len())
+    }
+
+    /// Alerts the team, once each, about validations pending longer than
+    /// the reminder delay. Returns how many were flagged now.
+    pub(super) async fn flag_waiting_validations(&self) -> Result<usize, StoreError> {
+        let store = &self.runner.store;
+        let now = self.runner.clock.now();
+        let mut flagged = 0;
+        for validation in store.pending_validations().await? {
+            if now - validation.created_at < self.config.validation_reminder {
+                break;
+            }
+            if store
+                .mark_alert_sent(WAITING_SCOPE, &validation.id.to_string(), now)
+                .await?
+            {
+                flagged += 1;
+                let hours = (now - validation.created_at).num_minutes() as f64 / 60.0;
+                self.tell(
+                    AlertLevel::Warning,
+                    format!("Validation #{} waiting for {hours:.1} h", validation.id),
+                    format!("A {} is waiting for Approve / Reject", validation.kind),
+                )
+                .await;
+            }
+        }
+        Ok(flagged)
+    }
+}
