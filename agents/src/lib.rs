@@ -25,6 +25,7 @@
 pub mod alerts;
 pub mod director;
 pub mod engine;
+pub mod interpreter;
 pub mod ledger;
 pub mod model;
 pub mod operations;
@@ -33,6 +34,7 @@ pub mod pools;
 pub mod runner;
 pub mod scheduler;
 pub mod schemas;
+pub mod simulation;
 pub mod spec;
 pub mod tokens;
 pub mod tools;

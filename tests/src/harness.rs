@@ -6,12 +6,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{TimeDelta, TimeZone, Utc};
+use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use serde_json::Value;
 use ulias_agents::alerts::RecordingAlerter;
 use ulias_agents::engine::{Engine, EngineConfig};
 use ulias_agents::ledger::Ledger;
-use ulias_agents::model::OpenAiClient;
+use ulias_agents::model::{OpenAiClient, ScriptedClient};
 use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::runner::{Runner, RunnerConfig};
 use ulias_agents::schemas::OutputSchemas;
@@ -81,32 +81,9 @@ impl Harness {
             }
             None => None,
         };
-        let clock = Arc::new(ManualClock::new(
-            Utc.with_ymd_and_hms(2026, 12, 2, 9, 0, 0).unwrap(),
-        ));
+        let clock = Arc::new(ManualClock::new(start()));
         let alerts = Arc::new(RecordingAlerter::default());
-        let tools = Arc::new(ToolRegistry::standard());
-        let schemas = Arc::new(OutputSchemas::build().unwrap());
-        let catalogue = Arc::new(Catalogue::load(prompts_dir(), &tools, &schemas).unwrap());
-        let ledger = Ledger::new(
-            db.store.clone(),
-            clock.clone(),
-            alerts.clone(),
-            options.budgets.clone(),
-        );
-        let embedder = pools[0].client.clone();
-        let runner = Runner {
-            store: db.store.clone(),
-            clock: clock.clone(),
-            catalogue,
-            tools,
-            schemas,
-            pools: Pools::new(pools),
-            ledger,
-            alerter: alerts.clone(),
-            embedder,
-            config: RunnerConfig::default(),
-        };
+        let runner = assemble(&db, pools, &clock, &alerts, &options.budgets);
         Self {
             db,
             llm,
@@ -141,6 +118,63 @@ impl Harness {
         assert_eq!(claimed.as_ref().map(|t| t.id), Some(task.id));
         claimed.unwrap()
     }
+}
+
+/// When every harness's clock starts.
+pub fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 12, 2, 9, 0, 0).unwrap()
+}
+
+/// The runtime on `db` with these pools, the shipped prompts, `clock` and `alerts`.
+pub fn assemble(
+    db: &TestDb,
+    pools: Vec<ModelPool>,
+    clock: &Arc<ManualClock>,
+    alerts: &Arc<RecordingAlerter>,
+    budgets: &BudgetSettings,
+) -> Runner {
+    let tools = Arc::new(ToolRegistry::standard());
+    let schemas = Arc::new(OutputSchemas::build().unwrap());
+    let catalogue = Arc::new(Catalogue::load(prompts_dir(), &tools, &schemas).unwrap());
+    let ledger = Ledger::new(
+        db.store.clone(),
+        clock.clone(),
+        alerts.clone(),
+        budgets.clone(),
+    );
+    let embedder = pools[0].client.clone();
+    Runner {
+        store: db.store.clone(),
+        clock: clock.clone(),
+        catalogue,
+        tools,
+        schemas,
+        pools: Pools::new(pools),
+        ledger,
+        alerter: alerts.clone(),
+        embedder,
+        config: RunnerConfig::default(),
+    }
+}
+
+/// The recorded answers `ulias simulate` plays.
+pub fn simulation_answers() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/simulation/answers.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A pool answering from `script` (the format of `fixtures/simulation/answers.json`)
+/// in the JSON protocol, at the default settings' prices.
+pub fn scripted_pool(script: &Value) -> ModelPool {
+    let mut settings: PoolSettings = Settings::default().models.pools[0].clone();
+    settings.name = "scripted".to_owned();
+    settings.protocol = ToolProtocol::Json;
+    settings.slots = 2;
+    let client = ScriptedClient::from_json(&script.to_string()).unwrap();
+    ModelPool::new(settings, Arc::new(client))
 }
 
 fn pool(name: &str, tier: Tier, llm: &FakeLlm, options: &Options) -> ModelPool {

@@ -5,6 +5,7 @@
 pub mod lenient;
 mod openai;
 mod replay;
+mod scripted;
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use ulias_core::domain::MessageRole;
 pub use lenient::{parse_chat_response, parse_json_protocol};
 pub use openai::OpenAiClient;
 pub use replay::ReplayClient;
+pub use scripted::{SCRIPTED_MODEL, ScriptError, ScriptedClient};
 
 /// One message sent to or received from a model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -68,6 +70,9 @@ pub struct ResponseSchema {
 /// One chat request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ChatRequest {
+    /// The name of the output schema the run ends with (`scan_report`):
+    /// for scripted answers and logs, never sent to a server.
+    pub output: String,
     pub messages: Vec<ChatMessage>,
     pub tools: Vec<ToolDefinition>,
     pub response_schema: Option<ResponseSchema>,

@@ -71,6 +71,7 @@ impl Conversation {
 
     pub(crate) fn request(&self) -> ChatRequest {
         ChatRequest {
+            output: String::new(),
             messages: self.messages.clone(),
             tools: self.tools.clone(),
             response_schema: self.response_schema.clone(),

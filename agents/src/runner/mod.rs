@@ -205,7 +205,8 @@ impl Runner {
 
         for turn in 1..=spec.max_turns {
             self.check_wall_clock(&state)?;
-            let request = conversation.request();
+            let mut request = conversation.request();
+            request.output.clone_from(&spec.output);
             let (response, used) = self
                 .call_model(pool, &request, task, &state.spend, scope)
                 .await?;

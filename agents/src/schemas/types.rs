@@ -45,7 +45,7 @@ pub struct PlannedTask {
 }
 
 /// The Interpreter's reading of a CEO message.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Interpretation {
     /// The objective's title, imperative.

@@ -122,6 +122,38 @@ impl Store {
         rows.into_iter().map(LogEntry::try_from).collect()
     }
 
+    /// The public log rows of an operation (what the log channel shows),
+    /// oldest first.
+    pub async fn public_log_of_operation(
+        &self,
+        operation: OperationId,
+    ) -> Result<Vec<LogEntry>, StoreError> {
+        let rows: Vec<LogRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                log_columns!(),
+                " FROM log_entries WHERE operation_id = $1 AND is_public = $2 ORDER BY id"
+            ))
+            .bind(operation.get())
+            .bind(true)
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter().map(LogEntry::try_from).collect()
+    }
+
+    /// What every log row has cost, all time.
+    pub async fn total_spend(&self) -> Result<Usd, StoreError> {
+        let micros: i64 = with_pool!(self, |pool| {
+            sqlx::query_scalar(
+                "SELECT CAST(COALESCE(SUM(cost_micros), 0) AS BIGINT) FROM log_entries",
+            )
+            .fetch_one(pool)
+            .await
+        })?;
+        Ok(Usd::from_micros(micros))
+    }
+
     /// What an objective's log rows have cost so far.
     pub async fn objective_spend(&self, objective: ObjectiveId) -> Result<Usd, StoreError> {
         self.sum_costs(

@@ -6,6 +6,10 @@ use serde_json::Value;
 use sqlx::types::Json;
 
 use super::time::{from_ms, from_opt_ms, parse_text, to_ms};
+
+fn stored_count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
 use super::{Store, StoreError, with_pool};
 use crate::domain::{
     NewValidation, OperationId, PublicationId, TaskId, Validation, ValidationId, ValidationStatus,
@@ -198,6 +202,22 @@ impl Store {
             .await
         })?;
         rows.into_iter().map(Validation::try_from).collect()
+    }
+
+    /// Publication jobs in all, and those with no approved validation
+    /// behind them (which must never exist while validation is required).
+    pub async fn publication_counts(&self) -> Result<(u64, u64), StoreError> {
+        let (total, unvalidated): (i64, i64) = with_pool!(self, |pool| {
+            sqlx::query_as(
+                "SELECT COUNT(*), CAST(COALESCE(SUM(CASE WHEN v.id IS NULL OR v.status <> $1 \
+                 THEN 1 ELSE 0 END), 0) AS BIGINT) \
+                 FROM publications p LEFT JOIN validations v ON v.id = p.validation_id",
+            )
+            .bind(ValidationStatus::Approved.as_str())
+            .fetch_one(pool)
+            .await
+        })?;
+        Ok((stored_count(total), stored_count(unvalidated)))
     }
 
     async fn validations_where(
