@@ -4,10 +4,10 @@
 //! what the operation tests drive. All its state is in the store, so a
 //! rehearsal can be dropped and resumed on the same database.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, TimeDelta, Timelike, Utc};
 use ulias_core::clock::{Clock, ManualClock};
 use ulias_core::domain::{OperationId, Task, TaskId, TaskStatus, ValidationStatus};
 use ulias_core::store::{Store, StoreError};
@@ -51,6 +51,7 @@ pub struct Rehearsal {
     /// The operation whose steps are reported.
     pub operation: Option<OperationId>,
     seen: HashMap<TaskId, TaskStatus>,
+    scheduled: BTreeMap<String, usize>,
 }
 
 /// Where an operation's step stood at the end.
@@ -85,6 +86,7 @@ impl Rehearsal {
             scheduler: None,
             operation: None,
             seen: HashMap::new(),
+            scheduled: BTreeMap::new(),
         }
     }
 
@@ -114,19 +116,13 @@ impl Rehearsal {
     ) -> Result<(), SimulationError> {
         let now = self.clock.now();
         let answered = self.answer_validations(say).await?;
+        if now.minute() == 0 {
+            self.say_scheduled(now, say);
+        }
         if let Some(scheduler) = &self.scheduler {
             let catalogue = self.engine.runner.catalogue.clone();
-            let created = scheduler.tick(self.store(), &catalogue, now).await?;
-            if !created.is_empty() {
-                let agents: Vec<_> = created.iter().map(|t| t.agent.to_string()).collect();
-                say(
-                    now,
-                    format!(
-                        "schedule   {} job(s) due: {}",
-                        created.len(),
-                        agents.join(", ")
-                    ),
-                );
+            for task in scheduler.tick(self.store(), &catalogue, now).await? {
+                *self.scheduled.entry(task.agent.to_string()).or_default() += 1;
             }
         }
         let report = self.engine.tick().await?;
@@ -143,6 +139,26 @@ impl Rehearsal {
             self.report_steps(say).await?;
         }
         Ok(())
+    }
+
+    /// The recurring jobs queued since the last time this was said.
+    fn say_scheduled(&mut self, now: DateTime<Utc>, say: &mut dyn FnMut(DateTime<Utc>, String)) {
+        if self.scheduled.is_empty() {
+            return;
+        }
+        let jobs: Vec<_> = self
+            .scheduled
+            .iter()
+            .map(|(agent, n)| format!("{agent} ×{n}"))
+            .collect();
+        say(
+            now,
+            format!(
+                "schedule   recurring jobs in the last hour: {}",
+                jobs.join(", ")
+            ),
+        );
+        self.scheduled.clear();
     }
 
     /// A CEO message: the Interpreter reads it, the Director plans it.

@@ -63,9 +63,20 @@ pub enum Command {
 /// Options of `ulias simulate`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimulateArgs {
-    /// Simulated days to run.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=365))]
-    pub days: u32,
+    /// Run the takeover from J0 to J+UNTIL days.
+    #[arg(long, alias = "days", value_name = "DAYS", default_value_t = 30,
+          value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub until: u32,
+    /// The database to simulate in (default: a throwaway in-memory one).
+    #[arg(long, value_name = "URL", default_value = "sqlite::memory:")]
+    pub db: String,
+    /// A real OpenAI-compatible server (`http://127.0.0.1:11434/v1`) instead
+    /// of the recorded answers; its model is the first pool's.
+    #[arg(long, value_name = "BASE_URL")]
+    pub model: Option<String>,
+    /// Print only the summary.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `ulias antispam …`

@@ -186,19 +186,55 @@ fn version_prints_the_release() {
 }
 
 #[test]
-fn simulate_rehearses_what_exists_and_names_what_does_not() {
+fn simulate_runs_the_takeover_and_ends_with_the_total_cost() {
     let dir = tempfile::tempdir().unwrap();
-    let out = ulias(dir.path(), &["simulate", "--days", "3"], &[]);
+    let out = ulias(
+        dir.path(),
+        &["simulate", "--until", "30"],
+        &[("ULIAS_PROMPTS_DIR", PROMPTS)],
+    );
     let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.status.success(), "{}{stdout}", text(&out.stderr));
     assert!(
-        stdout.contains("4/4 tasks completed in dependency order"),
+        stdout.contains(
+            "75/75 steps completed, 0 late, 0 flagged step(s) without an approved validation"
+        ),
         "{stdout}"
     );
-    assert!(stdout.contains("1 crashed run(s) recovered"), "{stdout}");
-    assert!(stdout.contains("not simulated yet (not built)"), "{stdout}");
+    assert!(
+        stdout.contains("✗ rejected validation"),
+        "the team rejects one output: {stdout}"
+    );
+    assert!(
+        stdout.contains("ceo        \"vérifie les backups"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("scanner.verdict (scanner)"), "{stdout}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("total cost (recorded in the store): $"),
+        "{last}"
+    );
     assert!(
         !dir.path().join("ulias.db").exists(),
         "simulate never touches the real database"
     );
+}
+
+#[test]
+fn simulate_keeps_its_rows_in_the_database_it_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}?mode=rwc", dir.path().join("sim.db").display());
+    let out = ulias(
+        dir.path(),
+        &["simulate", "--until", "2", "--quiet", "--db", &db],
+        &[("ULIAS_PROMPTS_DIR", PROMPTS)],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}{stdout}", text(&out.stderr));
+    assert!(
+        !stdout.contains("step       "),
+        "quiet prints the summary only: {stdout}"
+    );
+    assert!(dir.path().join("sim.db").exists());
 }

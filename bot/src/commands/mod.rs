@@ -97,15 +97,26 @@ fn build_runner(
     embedder: ulias_agents::model::SharedModelClient,
 ) -> anyhow::Result<ulias_agents::runner::Runner> {
     use std::sync::Arc;
-    use ulias_agents::alerts::LogAlerter;
+    let clock = Arc::new(ulias_core::clock::SystemClock);
+    let alerter = Arc::new(ulias_agents::alerts::LogAlerter);
+    build_runner_with(settings, store, pools, embedder, clock, alerter)
+}
+
+/// [`build_runner`] with a given clock and alerter (a simulation's).
+fn build_runner_with(
+    settings: &Settings,
+    store: ulias_core::store::Store,
+    pools: ulias_agents::pools::Pools,
+    embedder: ulias_agents::model::SharedModelClient,
+    clock: ulias_core::clock::SharedClock,
+    alerter: ulias_agents::alerts::SharedAlerter,
+) -> anyhow::Result<ulias_agents::runner::Runner> {
+    use std::sync::Arc;
     use ulias_agents::ledger::Ledger;
     use ulias_agents::runner::{Runner, RunnerConfig};
     use ulias_agents::schemas::OutputSchemas;
     use ulias_agents::tools::ToolRegistry;
-    use ulias_core::clock::{SharedClock, SystemClock};
 
-    let clock: SharedClock = Arc::new(SystemClock);
-    let alerter = Arc::new(LogAlerter);
     Ok(Runner {
         store: store.clone(),
         clock: clock.clone(),

@@ -1,155 +1,269 @@
-//! `ulias simulate`: rehearse on a simulated clock against a throwaway
-//! in-memory database. Today it rehearses the settings, the schema and the
-//! task queue (dependencies, due times, leases), and says plainly which
-//! parts of the takeover it cannot simulate yet.
+//! `ulias simulate`: the takeover playbook from J0 to J+30 on a simulated
+//! clock, and one simulated day of the organisation (the recurring jobs and
+//! three CEO messages), with recorded model answers (or a real server with
+//! `--model`) and a stand-in team that answers each validation after
+//! [`ANSWER_AFTER`] — and rejects one step once, to show the loop. Prints
+//! each step, each validation and its outcome, then the public log with each
+//! call's cost and the total cost recorded in the store. Succeeds only if
+//! every step ran on schedule and every public output was validated.
 
 use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
-use serde_json::json;
+use ulias_agents::alerts::RecordingAlerter;
+use ulias_agents::engine::{Engine, EngineConfig};
+use ulias_agents::model::{OpenAiClient, ScriptedClient, SharedModelClient};
+use ulias_agents::operations::start_operation;
+use ulias_agents::pools::{ModelPool, Pools};
+use ulias_agents::scheduler::Scheduler;
+use ulias_agents::simulation::{Rehearsal, StandInTeam};
 use ulias_core::clock::{Clock, ManualClock, SystemClock};
-use ulias_core::domain::{
-    NewObjective, NewTask, ObjectiveSource, Task, TaskOutcome, TaskStatus, Team,
-};
-use ulias_core::settings::{Settings, SettingsSource};
+use ulias_core::domain::NewOperation;
+use ulias_core::playbook::Playbook;
+use ulias_core::settings::{Settings, SettingsSource, ToolProtocol};
 use ulias_core::store::Store;
 
-use super::Outcome;
+use super::{Outcome, build_runner_with};
 use crate::cli::SimulateArgs;
 
-/// How far the simulated clock moves per engine tick.
+/// The recorded answers every agent replays.
+const ANSWERS: &str = include_str!("../../../fixtures/simulation/answers.json");
+/// The CEO's messages on the simulated day.
+const CEO_MESSAGES: &str = include_str!("../../../fixtures/simulation/ceo_messages.txt");
+/// When, after J0, each CEO message arrives.
+const CEO_AT_MINUTES: [i64; 3] = [30, 4 * 60, 9 * 60];
+/// The takeover playbook, under the prompts folder.
+const PLAYBOOK: &str = "playbooks/takeover.toml";
+/// The stand-in team answers a validation this long after it appears.
+const ANSWER_AFTER: TimeDelta = TimeDelta::minutes(30);
+/// The step the stand-in team rejects once.
+const REJECTED_STEP: &str = "cm.comeback_thread";
+/// Ticks of the organisation's day (the healthcheck runs every 5 minutes).
+const DAY_TICK: TimeDelta = TimeDelta::minutes(5);
+/// Ticks of the rest of the operation.
 const TICK: TimeDelta = TimeDelta::minutes(15);
-/// How long a claimed task is leased.
-const LEASE: TimeDelta = TimeDelta::minutes(10);
-const WORKER: &str = "rehearsal-worker";
 
-/// What the rehearsal saw.
-#[derive(Debug, Default)]
-struct Tally {
-    ticks: u64,
-    completed: u64,
-    late: u64,
-    leases_recovered: usize,
-}
-
-/// Runs the rehearsal and prints what it did and what it could not do.
+/// Runs the rehearsal and prints it.
 pub async fn run(
-    _settings: &Settings,
+    settings: &Settings,
     source: &SettingsSource,
     args: &SimulateArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
-    let start = SystemClock
+    let j0 = SystemClock
         .now()
         .duration_trunc(TimeDelta::hours(1))
         .context("Failed to round the start time")?;
-    let clock = ManualClock::new(start);
-    let store = Store::connect("sqlite::memory:", 1).await?;
-    let migrations = store.migrate().await?;
+    let clock = Arc::new(ManualClock::new(j0));
+    let store = Store::connect(&args.db, 1)
+        .await
+        .with_context(|| format!("Failed to open the simulation database {}", args.db))?;
+    store
+        .migrate()
+        .await
+        .context("Failed to migrate the simulation database")?;
+    let alerts = Arc::new(RecordingAlerter::default());
+    let (pools, model) = pools(settings, args)?;
+    let embedder = pools
+        .all()
+        .first()
+        .map(|p| p.client.clone())
+        .context("no pool")?;
+    let runner = build_runner_with(
+        settings,
+        store.clone(),
+        pools,
+        embedder,
+        clock.clone(),
+        alerts.clone(),
+    )?;
+    let playbook_path = settings.prompts_dir.join(PLAYBOOK);
+    let playbook = Playbook::parse(
+        &std::fs::read_to_string(&playbook_path)
+            .with_context(|| format!("Failed to read {}", playbook_path.display()))?,
+        &playbook_path.display().to_string(),
+    )?;
+    let scheduler = Scheduler::load(&settings.prompts_dir, &runner.catalogue)?;
+    scheduler.sync(&store, j0).await?;
+    let end = j0 + TimeDelta::days(i64::from(args.until) + 1) - TICK;
+
     writeln!(
         out,
-        "Ulias simulation — {} day(s) from {start} (simulated clock)",
-        args.days
+        "Ulias simulation — J0 {j0}, until J+{} (simulated clock)",
+        args.until
     )?;
     writeln!(out, "settings   {source}: valid")?;
+    writeln!(out, "store      {}; model: {model}", args.db)?;
+    let started = start_operation(&store, &playbook, &demo_operation(j0), j0).await?;
     writeln!(
         out,
-        "store      in-memory SQLite, {} migration(s) applied; your database is not touched",
-        migrations.applied_now.len()
+        "operation  #{} {} — {} steps from {}",
+        started.operation.id,
+        started.operation.name,
+        started.tasks.len(),
+        playbook_path.display()
     )?;
 
-    let tasks = plan_rehearsal(&store, &clock, args.days).await?;
-    let tally = drive(
-        &store,
-        &clock,
-        start + TimeDelta::days(i64::from(args.days)),
-    )
-    .await?;
-    let all = store.tasks_of_objective(tasks).await?;
-    let done = all
-        .iter()
-        .filter(|t| t.status == TaskStatus::Completed)
-        .count();
-
+    let engine = Engine {
+        runner,
+        config: EngineConfig {
+            worker: "simulation".to_owned(),
+            ..EngineConfig::default()
+        },
+    };
+    let team = StandInTeam {
+        answer_after: ANSWER_AFTER,
+        reject_once: Some(REJECTED_STEP.to_owned()),
+        rejection_reason: "Too long, and it must say the old team left: rewrite it".to_owned(),
+    };
+    let mut rehearsal = Rehearsal::new(engine, clock.clone(), team);
+    rehearsal.operation = Some(started.operation.id);
+    rehearsal.scheduler = Some(scheduler);
+    let quiet = args.quiet;
+    let mut lines: Vec<String> = Vec::new();
+    let mut say = |at: DateTime<Utc>, line: String| {
+        if !quiet {
+            lines.push(format!("{}  {line}", since_j0(j0, at)));
+        }
+    };
+    simulate_day(&mut rehearsal, j0, &mut say).await?;
+    rehearsal.scheduler = None;
+    rehearsal.run_until(end, TICK, &mut say).await?;
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    let check = rehearsal.verify(started.operation.id, TICK).await?;
+    summary(&store, started.operation.id, j0, &alerts, quiet, out).await?;
     writeln!(
         out,
-        "queue      {} ticks of {} min: {done}/{} tasks completed in dependency order, \
-         {} late, {} crashed run(s) recovered from an expired lease",
-        tally.ticks,
-        TICK.num_minutes(),
-        all.len(),
-        tally.late,
-        tally.leases_recovered
+        "check      {}/{} steps completed, {} late, {} flagged step(s) without an approved \
+         validation, {} publication(s), {} without an approved validation",
+        check.completed,
+        check.steps,
+        check.late.len(),
+        check.unvalidated_steps.len(),
+        check.publications,
+        check.unvalidated_publications
     )?;
-    writeln!(out, "cost       $0.0000 — this rehearsal calls no model")?;
+    for problem in check.late.iter().chain(&check.unvalidated_steps) {
+        writeln!(out, "problem    {problem}")?;
+    }
+    let (total, cloud_equivalent) = store.total_spend().await?;
     writeln!(
         out,
-        "not simulated yet (not built): the takeover playbook and its agents' runs on \
-         recorded answers, validations and publishing, Telegram and ntfy"
+        "total cost (recorded in the store): {total} (a cloud API would have charged {cloud_equivalent})"
     )?;
     store.close().await;
     anyhow::ensure!(
-        done == all.len() && tally.completed == done as u64,
-        "the rehearsal left {} task(s) unfinished",
-        all.len() - done
+        check.passed() && (args.until < 30 || check.completed == check.steps),
+        "the simulated takeover did not run as planned (see the check line)"
     );
     Ok(Outcome::Done)
 }
 
-/// One objective: a scan at J0, then a daily step per day, each depending on
-/// the one before. Returns the objective's id.
-async fn plan_rehearsal(
-    store: &Store,
-    clock: &ManualClock,
-    days: u32,
-) -> anyhow::Result<ulias_core::domain::ObjectiveId> {
-    let mut objective = NewObjective::from_ceo(
-        "Rehearsal: daily steps on schedule",
-        "A chain of dated tasks run by a stand-in worker; no agent is involved.",
-    );
-    objective.source = ObjectiveSource::Playbook;
-    let objective = store.create_objective(&objective, clock.now()).await?;
-    let mut previous: Option<Task> = None;
-    for day in 0..=i64::from(days) {
-        let due = clock.now() + TimeDelta::days(day) + TimeDelta::hours(9);
-        let agent = if day == 0 { "scanner" } else { "cm" };
-        let mut task = NewTask::new(agent.parse()?, Team::Takeover, format!("day {day}"), due);
-        task.objective_id = Some(objective.id);
-        task.step_key = Some(format!("rehearsal.day{day}"));
-        task.depends_on = previous.iter().map(|t| t.id).collect();
-        previous = Some(store.create_task(&task, clock.now()).await?);
+/// Day 0: the recurring jobs every 5 minutes and the CEO's messages.
+async fn simulate_day(
+    rehearsal: &mut Rehearsal,
+    j0: DateTime<Utc>,
+    say: &mut dyn FnMut(DateTime<Utc>, String),
+) -> anyhow::Result<()> {
+    let messages: Vec<&str> = CEO_MESSAGES
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    for (minutes, message) in CEO_AT_MINUTES.iter().zip(messages) {
+        let at = j0 + TimeDelta::minutes(*minutes);
+        rehearsal.run_until(at - DAY_TICK, DAY_TICK, say).await?;
+        rehearsal.ceo_message(message, say).await?;
     }
-    Ok(objective.id)
+    rehearsal
+        .run_until(j0 + TimeDelta::hours(24) - DAY_TICK, DAY_TICK, say)
+        .await?;
+    Ok(())
 }
 
-/// Ticks the clock to `end`. On day 2 the stand-in worker "crashes" once:
-/// it claims a task and never answers, so its lease must expire.
-async fn drive(store: &Store, clock: &ManualClock, end: DateTime<Utc>) -> anyhow::Result<Tally> {
-    let mut tally = Tally::default();
-    let crash_day = clock.now() + TimeDelta::days(2);
-    let mut crashed = false;
-    while clock.now() <= end + TimeDelta::hours(12) {
-        let now = clock.now();
-        tally.leases_recovered += store.requeue_expired_leases(now).await?.requeued.len();
-        store.promote_ready_tasks(now).await?;
-        while let Some(task) = store.claim_next_task(WORKER, now, LEASE).await? {
-            if !crashed && now >= crash_day {
-                crashed = true;
-                break;
-            }
-            if now - task.due_at > TICK {
-                tally.late += 1;
-            }
-            let outcome = TaskOutcome {
-                result: json!({ "rehearsal": true }),
-                ..TaskOutcome::default()
-            };
-            store.complete_task(task.id, WORKER, &outcome, now).await?;
-            tally.completed += 1;
+/// The public log with each call's cost, by agent.
+async fn summary(
+    store: &Store,
+    operation: ulias_core::domain::OperationId,
+    j0: DateTime<Utc>,
+    alerts: &RecordingAlerter,
+    quiet: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let log = store.public_log_of_operation(operation).await?;
+    writeln!(out, "public log of the operation ({} rows):", log.len())?;
+    if !quiet {
+        for row in &log {
+            writeln!(
+                out,
+                "  {}  {:<9} {:>8} (cloud eq. {:>8})  {}",
+                since_j0(j0, row.created_at),
+                row.entry.scope.agent.as_deref().unwrap_or("-"),
+                row.entry.cost.to_string(),
+                row.entry.cloud_equivalent_cost.to_string(),
+                row.entry.summary
+            )?;
         }
-        clock.advance(TICK);
-        tally.ticks += 1;
     }
-    Ok(tally)
+    let spent = store.operation_spend(operation).await?;
+    writeln!(out, "operation cost: {spent}")?;
+    let alerts = alerts.alerts();
+    writeln!(out, "alerts     {} sent", alerts.len())?;
+    if !quiet {
+        for alert in alerts
+            .iter()
+            .filter(|a| a.level != ulias_agents::alerts::AlertLevel::Info)
+        {
+            writeln!(out, "  {:?}: {} — {}", alert.level, alert.title, alert.body)?;
+        }
+    }
+    Ok(())
+}
+
+/// The model pools: the recorded answers, or a real server.
+fn pools(settings: &Settings, args: &SimulateArgs) -> anyhow::Result<(Pools, String)> {
+    let mut pool = settings
+        .models
+        .pools
+        .first()
+        .cloned()
+        .context("No model pool is configured")?;
+    pool.protocol = ToolProtocol::Json;
+    let (client, model): (SharedModelClient, String) = match &args.model {
+        Some(base_url) => {
+            let client = OpenAiClient::new(base_url, None, &pool.model, Duration::from_secs(300))?;
+            (Arc::new(client), format!("{} at {base_url}", pool.model))
+        }
+        None => (
+            Arc::new(ScriptedClient::from_json(ANSWERS)?),
+            "recorded answers (fixtures/simulation/answers.json)".to_owned(),
+        ),
+    };
+    Ok((Pools::new(vec![ModelPool::new(pool, client)]), model))
+}
+
+fn demo_operation(j0: DateTime<Utc>) -> NewOperation {
+    NewOperation {
+        name: "PEPE2 (simulated)".to_owned(),
+        token_symbol: Some("PEP2".to_owned()),
+        chain: Some("base".to_owned()),
+        official_address: Some("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".to_owned()),
+        j0_at: j0,
+    }
+}
+
+/// `J+3 14:15`.
+fn since_j0(j0: DateTime<Utc>, at: DateTime<Utc>) -> String {
+    let elapsed = at - j0;
+    let minutes = elapsed.num_minutes();
+    format!(
+        "J+{:<2} {:02}:{:02}",
+        minutes / 1440,
+        (minutes % 1440) / 60,
+        minutes % 60
+    )
 }

@@ -142,16 +142,18 @@ impl Store {
         rows.into_iter().map(LogEntry::try_from).collect()
     }
 
-    /// What every log row has cost, all time.
-    pub async fn total_spend(&self) -> Result<Usd, StoreError> {
-        let micros: i64 = with_pool!(self, |pool| {
-            sqlx::query_scalar(
-                "SELECT CAST(COALESCE(SUM(cost_micros), 0) AS BIGINT) FROM log_entries",
+    /// What every log row has cost, all time: the real cost, and what a
+    /// cloud API would have charged for the same calls.
+    pub async fn total_spend(&self) -> Result<(Usd, Usd), StoreError> {
+        let (real, cloud): (i64, i64) = with_pool!(self, |pool| {
+            sqlx::query_as(
+                "SELECT CAST(COALESCE(SUM(cost_micros), 0) AS BIGINT), \
+                 CAST(COALESCE(SUM(cloud_equiv_micros), 0) AS BIGINT) FROM log_entries",
             )
             .fetch_one(pool)
             .await
         })?;
-        Ok(Usd::from_micros(micros))
+        Ok((Usd::from_micros(real), Usd::from_micros(cloud)))
     }
 
     /// What an objective's log rows have cost so far.
