@@ -184,7 +184,7 @@ impl Playbook {
                     .push((due_at, key));
             }
         }
-        rows.sort_by(|(a_order, a), (b_order, b)| (a.due_at, *a_order).cmp(&(b.due_at, *b_order)));
+        rows.sort_by_key(|(order, row)| (row.due_at, *order));
         rows.into_iter().map(|(_, row)| row).collect()
     }
 
