@@ -32,7 +32,7 @@ async fn a_three_turn_tool_loop_ends_on_finish_and_its_log_costs_add_up_to_the_l
     let h = Harness::new(fixture("three_turn_loop")).await;
     let task = h.claimed_task("scanner", json!({"token": "0xabc"})).await;
 
-    let status = h.engine().execute(&task).await.unwrap();
+    let status = h.engine().execute(&task).await.unwrap().status();
 
     assert_eq!(status, TaskStatus::Completed);
     let log = h.db.store.log_of_task(task.id).await.unwrap();
@@ -69,7 +69,7 @@ async fn a_tool_outside_the_allowlist_is_refused_and_logged_and_the_loop_continu
     let h = Harness::new(fixture("refused_tool")).await;
     let task = h.claimed_task("scanner", json!({})).await;
 
-    let status = h.engine().execute(&task).await.unwrap();
+    let status = h.engine().execute(&task).await.unwrap().status();
 
     assert_eq!(status, TaskStatus::Completed, "the loop went on to finish");
     let log = h.db.store.log_of_task(task.id).await.unwrap();
@@ -99,7 +99,7 @@ async fn invalid_output_is_retried_once_then_the_task_fails_with_the_schema_erro
     let h = Harness::new(fixture("invalid_output_twice")).await;
     let task = h.claimed_task("scanner", json!({})).await;
 
-    let status = h.engine().execute(&task).await.unwrap();
+    let status = h.engine().execute(&task).await.unwrap().status();
 
     assert_eq!(status, TaskStatus::Failed);
     let failed = h.db.store.task(task.id).await.unwrap();
@@ -126,7 +126,7 @@ async fn a_corrected_output_after_the_retry_completes_the_task() {
     let h = Harness::new(fixture("invalid_then_valid")).await;
     let task = h.claimed_task("scanner", json!({})).await;
     assert_eq!(
-        h.engine().execute(&task).await.unwrap(),
+        h.engine().execute(&task).await.unwrap().status(),
         TaskStatus::Completed
     );
 }
