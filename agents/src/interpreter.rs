@@ -25,10 +25,12 @@ pub enum Interpreted {
     Ask(Interpretation),
 }
 
-/// Runs the Interpreter on `message` as `worker`.
+/// Runs the Interpreter on `message` as `worker`; `context` (the CEO's
+/// profile, the last interactions) goes with it.
 pub async fn interpret(
     runner: &Runner,
     message: &str,
+    context: serde_json::Value,
     worker: &str,
 ) -> Result<Interpreted, PlanningError> {
     let store = &runner.store;
@@ -38,7 +40,7 @@ pub async fn interpret(
         .get(INTERPRETER)
         .ok_or_else(|| RunError::UnknownAgent(INTERPRETER.to_owned()))?;
     let mut task = NewTask::new(spec.name.clone(), spec.team, "Interpret a CEO message", now);
-    task.input = json!({"message": message});
+    task.input = json!({"message": message, "context": context});
     task.priority = Priority::new(9).unwrap_or_default();
     let task = store.create_task(&task, now).await?;
     store.queue_task(task.id, now).await?;

@@ -80,6 +80,14 @@ impl Slots {
         })
     }
 
+    /// How many slots are free right now.
+    pub fn free(&self) -> usize {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .free
+    }
+
     /// Waits for a slot. Higher `priority` is served first; equal
     /// priorities in order of arrival. Cancelling the wait gives up the
     /// place (or the slot, if it was just granted).

@@ -171,7 +171,7 @@ impl Rehearsal {
         let worker = &self.engine.config.worker;
         let now = self.clock.now();
         say(now, format!("ceo        \"{text}\""));
-        match interpret(runner, text, worker).await? {
+        match interpret(runner, text, serde_json::Value::Null, worker).await? {
             Interpreted::Ask(reading) => {
                 say(
                     now,

@@ -8,9 +8,16 @@
 //!   says so and exits non-zero.
 //! - [`logging`]: tracing to stderr, human-readable or JSON lines (Loki).
 //!
-//! Telegram (teloxide), ntfy and the publishers arrive here with their
-//! issues; `core`, `agents` and `antispam` never depend on this crate.
+//! - [`telegram`]: the bot (teloxide): roles, the CEO's chat and commands,
+//!   validations and decisions as buttons, progress, the public log; and
+//!   [`telegram::run`], the whole long-running process.
+//! - [`i18n`]: every text the bot sends, from `locales/`.
+//!
+//! ntfy and the publishers arrive here with their issues; `core`, `agents`
+//! and `antispam` never depend on this crate.
 
 pub mod cli;
 pub mod commands;
+pub mod i18n;
 pub mod logging;
+pub mod telegram;

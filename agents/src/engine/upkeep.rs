@@ -10,24 +10,15 @@ use crate::alerts::AlertLevel;
 const WAITING_SCOPE: &str = "validation_waiting";
 
 impl Engine {
-    /// Applies the automatic choice of every decision whose timeout passed,
-    /// and says so. Returns how many.
+    /// Applies the automatic choice of every decision whose timeout passed.
+    /// Returns how many. (The chat surface tells the CEO, from the store:
+    /// it also edits the decision's message.)
     pub(super) async fn apply_due_decisions(&self) -> Result<usize, StoreError> {
         let now = self.runner.clock.now();
         let due = self.runner.store.time_out_due_decisions(now).await?;
         for decision in &due {
             self.apply_decision(decision).await?;
-            let choice = decision
-                .response
-                .and_then(|i| decision.options.get(i))
-                .cloned()
-                .unwrap_or_default();
-            self.tell(
-                AlertLevel::Info,
-                format!("Decision #{} timed out", decision.id),
-                format!("\"{}\": applied \"{choice}\"", decision.question),
-            )
-            .await;
+            tracing::info!(decision = %decision.id, choice = ?decision.response, "decision timed out: automatic choice applied");
         }
         Ok(due.len())
     }

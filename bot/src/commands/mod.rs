@@ -40,7 +40,7 @@ pub async fn dispatch(
         Command::Check => check::run(&settings, &source, &mut out),
         Command::Migrate => migrate::run(&settings, &mut out).await,
         Command::Simulate(args) => simulate::run(&settings, &source, args, &mut out).await,
-        Command::Run => run::run(&settings),
+        Command::Run => run::run(&settings).await,
         Command::Worker(args) => worker::run(&settings, args, &mut out).await,
         Command::Antispam { command } => antispam::run(command, &mut out),
         Command::Replay { task } => replay::run(&settings, *task, &mut out).await,
@@ -102,8 +102,8 @@ fn build_runner(
     build_runner_with(settings, store, pools, embedder, clock, alerter)
 }
 
-/// [`build_runner`] with a given clock and alerter (a simulation's).
-fn build_runner_with(
+/// [`build_runner`] with a given clock and alerter (a simulation's, the bot's).
+pub(crate) fn build_runner_with(
     settings: &Settings,
     store: ulias_core::store::Store,
     pools: ulias_agents::pools::Pools,

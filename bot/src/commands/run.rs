@@ -1,15 +1,40 @@
-//! `ulias run`: the long-running process. Not built yet: it says so.
+//! `ulias run`: the long-running process — the engine, the schedule and the
+//! Telegram bot — until Ctrl-C or SIGTERM.
 
 use ulias_core::settings::Settings;
 
 use super::Outcome;
 
-/// Refuses to start, naming what is missing, after checking the settings
-/// (already validated at load).
-pub fn run(_settings: &Settings) -> anyhow::Result<Outcome> {
-    Ok(Outcome::NotBuilt(
-        "`ulias run` needs the Telegram surface and the task engine, which are not built \
-         yet; the settings are valid (`ulias check` prints them)"
-            .to_owned(),
-    ))
+/// Runs until interrupted.
+pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
+    crate::telegram::run(settings.clone(), shutdown_signal()).await?;
+    Ok(Outcome::Done)
+}
+
+/// Ctrl-C, or SIGTERM (systemd's stop).
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let terminate = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut signal) => {
+                    signal.recv().await;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "no SIGTERM handler");
+                    std::future::pending::<()>().await;
+                }
+            }
+        };
+        tokio::select! {
+            _ = interrupt => {}
+            () = terminate => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+    tracing::info!("stopping");
 }

@@ -96,6 +96,8 @@ pub struct Settings {
     pub budgets: BudgetSettings,
     /// Push notifications and A/B/C answers.
     pub ntfy: NtfySettings,
+    /// The task engine's pace and thresholds.
+    pub engine: EngineSettings,
 }
 
 impl Default for Settings {
@@ -108,6 +110,7 @@ impl Default for Settings {
             models: ModelSettings::default(),
             budgets: BudgetSettings::default(),
             ntfy: NtfySettings::default(),
+            engine: EngineSettings::default(),
         }
     }
 }
@@ -323,6 +326,34 @@ impl Default for BudgetSettings {
             monthly_cloud_cap_usd: 20.0,
             alert_thresholds_usd: vec![5.0, 10.0, 15.0],
             run_alert_fraction: 0.8,
+        }
+    }
+}
+
+/// The task engine's pace and thresholds.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EngineSettings {
+    /// Seconds between two engine ticks (due tasks, leases, timeouts).
+    pub tick_seconds: u64,
+    /// Seconds between two looks for new validations, decisions and progress to show.
+    pub notify_seconds: u64,
+    /// Seconds between two batches of the public log channel.
+    pub log_batch_seconds: u64,
+    /// Under this confidence (0–1), a result waits for the CEO.
+    pub confidence_threshold: f64,
+    /// Hours the CEO has before a decision's automatic choice applies.
+    pub decision_timeout_hours: u32,
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        Self {
+            tick_seconds: 60,
+            notify_seconds: 2,
+            log_batch_seconds: 60,
+            confidence_threshold: 0.7,
+            decision_timeout_hours: 24,
         }
     }
 }

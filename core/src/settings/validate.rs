@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use secrecy::ExposeSecret;
 
 use super::{
-    BudgetSettings, ModelSettings, NtfySettings, Problem, Settings, TelegramSettings, Tier,
-    UpdateMode,
+    BudgetSettings, EngineSettings, ModelSettings, NtfySettings, Problem, Settings,
+    TelegramSettings, Tier, UpdateMode,
 };
 
 /// Collects problems, each tied to a key.
@@ -37,6 +37,7 @@ impl Settings {
         check_telegram(&self.telegram, &mut problems);
         check_models(&self.models, &mut problems);
         check_budgets(&self.budgets, &mut problems);
+        check_engine(&self.engine, &mut problems);
         check_ntfy(&self.ntfy, &mut problems);
         problems.0
     }
@@ -196,6 +197,26 @@ fn check_models(models: &ModelSettings, problems: &mut Problems) {
         models.pools.iter().any(|p| p.tier != Tier::Cloud),
         "models.pools",
         "expected at least one local pool (tier `thinker` or `executor`)",
+    );
+}
+
+fn check_engine(engine: &EngineSettings, problems: &mut Problems) {
+    for (key, seconds) in [
+        ("engine.tick_seconds", engine.tick_seconds),
+        ("engine.notify_seconds", engine.notify_seconds),
+        ("engine.log_batch_seconds", engine.log_batch_seconds),
+    ] {
+        problems.check((1..=3600).contains(&seconds), key, "must be 1–3600 seconds");
+    }
+    problems.check(
+        (0.0..=1.0).contains(&engine.confidence_threshold),
+        "engine.confidence_threshold",
+        "must be within 0–1",
+    );
+    problems.check(
+        (1..=720).contains(&engine.decision_timeout_hours),
+        "engine.decision_timeout_hours",
+        "must be 1–720 hours",
     );
 }
 

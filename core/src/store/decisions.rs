@@ -191,6 +191,82 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Pending decisions not shown to the CEO yet (no message), oldest first.
+    pub async fn unposted_decisions(&self) -> Result<Vec<Decision>, StoreError> {
+        self.decisions_where(
+            concat!(
+                "SELECT ",
+                decision_columns!(),
+                " FROM decisions WHERE status = $1 AND message_id IS NULL ORDER BY id"
+            ),
+            DecisionStatus::Pending.as_str(),
+        )
+        .await
+    }
+
+    /// Pending decisions, oldest first.
+    pub async fn pending_decisions(&self) -> Result<Vec<Decision>, StoreError> {
+        self.decisions_where(
+            concat!(
+                "SELECT ",
+                decision_columns!(),
+                " FROM decisions WHERE status = $1 ORDER BY id"
+            ),
+            DecisionStatus::Pending.as_str(),
+        )
+        .await
+    }
+
+    /// Decisions that timed out and were shown in a chat, oldest first.
+    pub async fn timed_out_shown_decisions(&self) -> Result<Vec<(Decision, i64, i64)>, StoreError> {
+        let rows: Vec<(i64, i64, i64)> = with_pool!(self, |pool| {
+            sqlx::query_as(
+                "SELECT id, chat_id, message_id FROM decisions \
+                 WHERE status = $1 AND message_id IS NOT NULL ORDER BY id",
+            )
+            .bind(DecisionStatus::TimedOut.as_str())
+            .fetch_all(pool)
+            .await
+        })?;
+        let mut shown = Vec::with_capacity(rows.len());
+        for (id, chat, message) in rows {
+            shown.push((self.decision(DecisionId::new(id)).await?, chat, message));
+        }
+        Ok(shown)
+    }
+
+    /// Records where a decision was shown.
+    pub async fn set_decision_message(
+        &self,
+        id: DecisionId,
+        chat_id: i64,
+        message_id: i64,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query("UPDATE decisions SET chat_id = $1, message_id = $2 WHERE id = $3")
+                .bind(chat_id)
+                .bind(message_id)
+                .bind(id.get())
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        })?;
+        Ok(())
+    }
+
+    async fn decisions_where(
+        &self,
+        sql: &'static str,
+        status: &str,
+    ) -> Result<Vec<Decision>, StoreError> {
+        let rows: Vec<DecisionRow> = with_pool!(self, |pool| {
+            sqlx::query_as(sql).bind(status).fetch_all(pool).await
+        })?;
+        rows.into_iter().map(Decision::try_from).collect()
+    }
+}
+
 fn check_options(new: &NewDecision) -> Result<(), StoreError> {
     let options = new.options.len();
     if options < 2 {

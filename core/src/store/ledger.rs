@@ -142,6 +142,51 @@ impl Store {
         rows.into_iter().map(LogEntry::try_from).collect()
     }
 
+    /// Public log rows not yet posted to the log channel, oldest first.
+    pub async fn unposted_public_log(&self, limit: i64) -> Result<Vec<LogEntry>, StoreError> {
+        let rows: Vec<LogRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                log_columns!(),
+                " FROM log_entries WHERE is_public = $1 AND posted_at IS NULL ORDER BY id LIMIT $2"
+            ))
+            .bind(true)
+            .bind(limit)
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter().map(LogEntry::try_from).collect()
+    }
+
+    /// Marks log rows as posted to the log channel.
+    pub async fn mark_log_posted(&self, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {
+        for id in ids {
+            with_pool!(self, |pool| {
+                sqlx::query("UPDATE log_entries SET posted_at = $1 WHERE id = $2")
+                    .bind(to_ms(now))
+                    .bind(id)
+                    .execute(pool)
+                    .await
+                    .map(|done| done.rows_affected())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// What every log row has cost since `since`.
+    pub async fn spend_since(&self, since: DateTime<Utc>) -> Result<Usd, StoreError> {
+        let micros: i64 = with_pool!(self, |pool| {
+            sqlx::query_scalar(
+                "SELECT CAST(COALESCE(SUM(cost_micros), 0) AS BIGINT) FROM log_entries \
+                 WHERE created_at >= $1",
+            )
+            .bind(to_ms(since))
+            .fetch_one(pool)
+            .await
+        })?;
+        Ok(Usd::from_micros(micros))
+    }
+
     /// What every log row has cost, all time: the real cost, and what a
     /// cloud API would have charged for the same calls.
     pub async fn total_spend(&self) -> Result<(Usd, Usd), StoreError> {

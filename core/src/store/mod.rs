@@ -17,6 +17,7 @@ mod operation_files;
 mod operations;
 mod schedules;
 mod schema;
+mod surface;
 mod tasks;
 mod time;
 mod validations;
@@ -34,6 +35,7 @@ pub use error::StoreError;
 pub use objectives::ObjectiveUpdate;
 pub use operations::Stopped;
 pub use schema::MigrationReport;
+pub use surface::{ActorRole, AuditEntry, Interaction, NewInteraction, ProgressMessage};
 pub use tasks::{ExpiredLeases, Progress};
 
 /// Runs `$body` with `$pool` bound to the open pool, whichever backend it is.

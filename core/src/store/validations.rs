@@ -220,6 +220,54 @@ impl Store {
         Ok((stored_count(total), stored_count(unvalidated)))
     }
 
+    /// Pending validations not shown to the team yet, oldest first.
+    pub async fn unposted_validations(&self) -> Result<Vec<Validation>, StoreError> {
+        let rows: Vec<ValidationRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                validation_columns!(),
+                " FROM validations WHERE status = $1 AND message_id IS NULL ORDER BY id"
+            ))
+            .bind(ValidationStatus::Pending.as_str())
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter().map(Validation::try_from).collect()
+    }
+
+    /// Records where a validation was shown (the message with its buttons).
+    pub async fn set_validation_message(
+        &self,
+        id: ValidationId,
+        chat_id: i64,
+        message_id: i64,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query("UPDATE validations SET chat_id = $1, message_id = $2 WHERE id = $3")
+                .bind(chat_id)
+                .bind(message_id)
+                .bind(id.get())
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        })?;
+        Ok(())
+    }
+
+    /// Where a validation was shown, if it was.
+    pub async fn validation_message(
+        &self,
+        id: ValidationId,
+    ) -> Result<Option<(i64, i64)>, StoreError> {
+        let row: Option<(Option<i64>, Option<i64>)> = with_pool!(self, |pool| {
+            sqlx::query_as("SELECT chat_id, message_id FROM validations WHERE id = $1")
+                .bind(id.get())
+                .fetch_optional(pool)
+                .await
+        })?;
+        Ok(row.and_then(|(chat, message)| Some((chat?, message?))))
+    }
+
     async fn validations_where(
         &self,
         sql: &'static str,

@@ -1,0 +1,232 @@
+//! Every text the bot sends, from `locales/` (Fluent, compiled in): French
+//! by default, English when `locale = "en"`. Handlers name keys from
+//! [`KEYS`]; nothing a person reads is written in the code.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use fluent_templates::fluent_bundle::FluentValue;
+use fluent_templates::{LanguageIdentifier, Loader};
+use ulias_core::settings::Locale;
+
+fluent_templates::static_loader! {
+    static LOCALES = {
+        locales: "../locales",
+        fallback_language: "fr",
+        // Telegram shows Unicode isolation marks as stray characters.
+        customise: |bundle| bundle.set_use_isolating(false),
+    };
+}
+
+/// Every key the code looks up (a test checks both languages have each).
+pub const KEYS: &[&str] = &[
+    "refusal-stranger",
+    "not-allowed",
+    "unknown-command",
+    "error-generic",
+    "objective-created",
+    "objective-question",
+    "objective-corrected",
+    "correction-nothing",
+    "interpreter-failed",
+    "progress-line",
+    "progress-count",
+    "progress-running",
+    "progress-planning",
+    "progress-completed",
+    "progress-failed",
+    "progress-cancelled",
+    "progress-blocked",
+    "validation-header",
+    "validation-step",
+    "validation-post",
+    "validation-thread",
+    "validation-album",
+    "validation-site",
+    "validation-pinned",
+    "validation-poll",
+    "validation-dossier",
+    "validation-other",
+    "button-approve",
+    "button-reject",
+    "validation-approved",
+    "validation-rejected",
+    "validation-already",
+    "validation-reason-prompt",
+    "validation-reason-stored",
+    "decision-header",
+    "decision-context",
+    "decision-timeout",
+    "decision-recommended",
+    "decision-answered",
+    "decision-timed-out",
+    "decision-already",
+    "urgency-low",
+    "urgency-normal",
+    "urgency-high",
+    "urgency-critical",
+    "alert-info",
+    "alert-warning",
+    "alert-critical",
+    "log-batch-header",
+    "log-line",
+    "log-total",
+    "status-title",
+    "status-objectives",
+    "status-tasks",
+    "status-slots",
+    "status-money",
+    "status-paused",
+    "objectives-title",
+    "objectives-empty",
+    "objectives-line",
+    "decisions-title",
+    "decisions-empty",
+    "decisions-line",
+    "validations-title",
+    "validations-empty",
+    "validations-line",
+    "paused",
+    "resumed",
+    "stopped",
+    "stop-usage",
+    "log-usage",
+    "log-title",
+    "log-empty",
+    "budget-title",
+    "budget-today",
+    "budget-month",
+    "budget-cloud",
+    "report-not-built",
+    "not-found",
+    "help-title",
+    "cmd-status",
+    "cmd-objectives",
+    "cmd-decisions",
+    "cmd-validations",
+    "cmd-pause",
+    "cmd-resume",
+    "cmd-stop",
+    "cmd-budget",
+    "cmd-log",
+    "cmd-report",
+    "cmd-help",
+];
+
+/// The texts of one language.
+#[derive(Debug, Clone)]
+pub struct Texts {
+    language: LanguageIdentifier,
+}
+
+/// One argument of a text.
+pub type Arg<'a> = (&'static str, FluentValue<'a>);
+
+impl Texts {
+    /// The texts of `locale`.
+    pub fn new(locale: Locale) -> Self {
+        let language = match locale {
+            Locale::Fr => fluent_templates::langid!("fr"),
+            Locale::En => fluent_templates::langid!("en"),
+        };
+        Self { language }
+    }
+
+    /// The text `key`, without arguments.
+    pub fn get(&self, key: &str) -> String {
+        LOCALES.lookup(&self.language, key)
+    }
+
+    /// The text `key` with its arguments.
+    pub fn with(&self, key: &str, args: &[Arg<'_>]) -> String {
+        let args: HashMap<Cow<'static, str>, FluentValue<'_>> = args
+            .iter()
+            .map(|(name, value)| (Cow::Borrowed(*name), value.clone()))
+            .collect();
+        LOCALES.lookup_with_args(&self.language, key, &args)
+    }
+}
+
+/// A text argument from anything printable.
+pub fn arg(name: &'static str, value: impl ToString) -> Arg<'static> {
+    (name, FluentValue::from(value.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys_of(file: &str) -> Vec<String> {
+        let mut keys: Vec<String> = file
+            .lines()
+            .filter(|line| line.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+            .filter_map(|line| line.split_once(" =").map(|(key, _)| key.trim().to_owned()))
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    /// The `{ $name }` variables of `key`'s message (its first line and the
+    /// indented lines after it).
+    fn variables_of(file: &str, key: &str) -> Vec<&'static str> {
+        let start = format!("{key} =");
+        let mut lines = file.lines().skip_while(|l| !l.starts_with(&start));
+        let mut text = lines.next().unwrap_or_default().to_owned();
+        for line in lines.take_while(|l| l.starts_with(' ')) {
+            text.push_str(line);
+        }
+        text.split("{ $")
+            .skip(1)
+            .filter_map(|rest| rest.split_once(' ').map(|(name, _)| name.to_owned()))
+            .map(|name| &*Box::leak(name.into_boxed_str()))
+            .collect()
+    }
+
+    #[test]
+    fn both_languages_have_the_same_keys_and_no_unused_one() {
+        let fr = keys_of(include_str!("../../locales/fr/main.ftl"));
+        let en = keys_of(include_str!("../../locales/en/main.ftl"));
+        assert_eq!(fr, en);
+        let mut used: Vec<String> = KEYS.iter().map(|k| (*k).to_owned()).collect();
+        used.sort();
+        assert_eq!(
+            fr, used,
+            "every key the code uses is in the files, and no other"
+        );
+        for (locale, file) in [
+            (Locale::Fr, include_str!("../../locales/fr/main.ftl")),
+            (Locale::En, include_str!("../../locales/en/main.ftl")),
+        ] {
+            let texts = Texts::new(locale);
+            for key in KEYS {
+                let args: Vec<Arg<'_>> = variables_of(file, key)
+                    .into_iter()
+                    .map(|v| arg(v, "x"))
+                    .collect();
+                let text = texts.with(key, &args);
+                assert!(
+                    !text.contains("Unknown localization"),
+                    "{key} in {locale}: {text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn arguments_are_filled_without_isolation_marks() {
+        let texts = Texts::new(Locale::En);
+        let text = texts.with(
+            "objective-created",
+            &[arg("id", 12), arg("title", "Check"), arg("priority", 6)],
+        );
+        assert_eq!(
+            text,
+            "Objective #12 created: Check (priority 6). I'll keep you posted here."
+        );
+        assert!(
+            Texts::new(Locale::Fr)
+                .get("help-title")
+                .starts_with("Commandes")
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! What a button carries: a short id only (Telegram allows 64 bytes).
+
+use std::str::FromStr;
+
+/// A button's meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Button {
+    Approve(i64),
+    Reject(i64),
+    /// A decision's option.
+    Decide {
+        decision: i64,
+        option: usize,
+    },
+    /// One of the Interpreter's guesses for a short message.
+    Guess {
+        interaction: i64,
+        option: usize,
+    },
+}
+
+impl Button {
+    /// The `callback_data` text.
+    pub fn data(self) -> String {
+        match self {
+            Self::Approve(id) => format!("va:{id}"),
+            Self::Reject(id) => format!("vr:{id}"),
+            Self::Decide { decision, option } => format!("d:{decision}:{option}"),
+            Self::Guess {
+                interaction,
+                option,
+            } => format!("g:{interaction}:{option}"),
+        }
+    }
+}
+
+impl FromStr for Button {
+    type Err = ();
+
+    fn from_str(data: &str) -> Result<Self, ()> {
+        let mut parts = data.split(':');
+        let kind = parts.next().ok_or(())?;
+        let id: i64 = parts.next().ok_or(())?.parse().map_err(|_| ())?;
+        let option = parts.next().map(str::parse::<usize>);
+        let button = match (kind, option) {
+            ("va", None) => Self::Approve(id),
+            ("vr", None) => Self::Reject(id),
+            ("d", Some(Ok(option))) => Self::Decide {
+                decision: id,
+                option,
+            },
+            ("g", Some(Ok(option))) => Self::Guess {
+                interaction: id,
+                option,
+            },
+            _ => return Err(()),
+        };
+        match parts.next() {
+            None => Ok(button),
+            Some(_) => Err(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_button_survives_the_round_trip_within_64_bytes() {
+        for button in [
+            Button::Approve(i64::MAX),
+            Button::Reject(7),
+            Button::Decide {
+                decision: i64::MAX,
+                option: 2,
+            },
+            Button::Guess {
+                interaction: i64::MAX,
+                option: 1,
+            },
+        ] {
+            let data = button.data();
+            assert!(data.len() <= 64, "{data}");
+            assert_eq!(data.parse::<Button>(), Ok(button));
+        }
+        assert!("va:x".parse::<Button>().is_err());
+        assert!("d:1".parse::<Button>().is_err());
+        assert!("va:1:2".parse::<Button>().is_err());
+    }
+}

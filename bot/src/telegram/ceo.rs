@@ -1,0 +1,320 @@
+//! The CEO's chat: a message becomes an objective through the Interpreter
+//! (confirmed with its id, its progress then shown in that message), or —
+//! short and unsure — one question with the guessed meanings as buttons. A
+//! correction ("non, je voulais dire …") fixes the last objective and is
+//! kept as feedback.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use teloxide::prelude::*;
+use teloxide::types::{ChatAction, InlineKeyboardButton, InlineKeyboardMarkup};
+use ulias_agents::director::plan_objective;
+use ulias_agents::interpreter::{Interpreted, interpret, objective_of};
+use ulias_agents::schemas::Interpretation;
+use ulias_core::domain::{NewObjective, Objective};
+use ulias_core::store::NewInteraction;
+
+use super::App;
+use super::buttons::Button;
+use super::edge::{Incoming, Press};
+use super::handlers::{HandlerError, HandlerResult};
+use crate::i18n::arg;
+
+/// How a correction starts, in French and English (lowercase).
+const CORRECTION_PREFIXES: [&str; 4] = [
+    "non, je voulais dire",
+    "non je voulais dire",
+    "no, i meant",
+    "no i meant",
+];
+/// How many past interactions the Interpreter sees.
+const CONTEXT_INTERACTIONS: i64 = 5;
+
+/// A text from the CEO that is not a command.
+pub async fn on_text(app: &App, incoming: &Incoming) -> HandlerResult {
+    if let Some(corrected) = correction(&incoming.text) {
+        return correct(app, incoming, corrected).await;
+    }
+    let context = context(app).await?;
+    let reading = with_typing(app, incoming.chat_id, async {
+        interpret(
+            &app.engine.runner,
+            &incoming.text,
+            context,
+            &app.engine.config.worker,
+        )
+        .await
+    })
+    .await;
+    let reading = match reading {
+        Ok(reading) => reading,
+        Err(error) => {
+            let text = app.texts.with("interpreter-failed", &[arg("error", error)]);
+            app.bot.send_message(ChatId(incoming.chat_id), text).await?;
+            return Ok(());
+        }
+    };
+    match reading {
+        Interpreted::Objective(objective, reading) => {
+            let interaction = record(app, incoming, &reading, Some(&objective)).await?;
+            app.store
+                .settle_interaction(interaction, Some(objective.id), None)
+                .await?;
+            confirm(app, incoming.chat_id, &objective).await
+        }
+        Interpreted::Ask(reading) => {
+            let interaction = record(app, incoming, &reading, None).await?;
+            ask(app, incoming, interaction, &reading).await
+        }
+    }
+}
+
+/// The CEO chose one of the guesses.
+pub async fn on_guess(
+    app: &App,
+    press: &Press,
+    interaction: i64,
+    option: usize,
+) -> Result<Option<String>, HandlerError> {
+    let asked = app.store.interaction(interaction).await?;
+    if asked.objective_id.is_some() {
+        return Ok(Some(app.texts.get("decision-already")));
+    }
+    let guesses = guesses_of(asked.interpreted_as.as_ref());
+    let Some(guess) = guesses.get(option) else {
+        return Ok(None);
+    };
+    let objective = app
+        .store
+        .create_objective(
+            &NewObjective::from_ceo(guess.clone(), asked.raw_message.clone()),
+            app.clock.now(),
+        )
+        .await?;
+    app.store
+        .settle_interaction(
+            interaction,
+            Some(objective.id),
+            Some(&format!("chose: {guess}")),
+        )
+        .await?;
+    let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
+    confirm(app, chat, &objective).await?;
+    Ok(None)
+}
+
+/// Confirms an objective with its id, keeps the message for progress, and
+/// has the Director plan it in the background.
+async fn confirm(app: &App, chat: i64, objective: &Objective) -> HandlerResult {
+    let text = app.texts.with(
+        "objective-created",
+        &[
+            arg("id", objective.id),
+            arg("title", &objective.title),
+            arg("priority", objective.priority.get()),
+        ],
+    );
+    let sent = app.bot.send_message(ChatId(chat), text).await?;
+    app.store
+        .set_progress_message(objective.id, chat, i64::from(sent.id.0))
+        .await?;
+    let runner = app.engine.runner.clone();
+    let worker = app.engine.config.worker.clone();
+    let objective = objective.clone();
+    tokio::spawn(async move {
+        if let Err(error) = plan_objective(&runner, &objective, &worker).await {
+            tracing::error!(%error, objective = %objective.id, "planning failed");
+        }
+    });
+    Ok(())
+}
+
+async fn ask(
+    app: &App,
+    incoming: &Incoming,
+    interaction: i64,
+    reading: &Interpretation,
+) -> HandlerResult {
+    let guesses = if reading.guesses.is_empty() {
+        vec![reading.title.clone()]
+    } else {
+        reading.guesses.iter().take(3).cloned().collect()
+    };
+    let rows = guesses.iter().enumerate().map(|(option, guess)| {
+        vec![InlineKeyboardButton::callback(
+            guess.chars().take(60).collect::<String>(),
+            Button::Guess {
+                interaction,
+                option,
+            }
+            .data(),
+        )]
+    });
+    let text = app
+        .texts
+        .with("objective-question", &[arg("message", &incoming.text)]);
+    app.bot
+        .send_message(ChatId(incoming.chat_id), text)
+        .reply_markup(InlineKeyboardMarkup::new(rows))
+        .await?;
+    Ok(())
+}
+
+/// Applies a correction to the last objective the CEO created.
+async fn correct(app: &App, incoming: &Incoming, corrected: &str) -> HandlerResult {
+    let last = app
+        .store
+        .recent_interactions(CONTEXT_INTERACTIONS)
+        .await?
+        .into_iter()
+        .find(|i| i.objective_id.is_some());
+    let (Some(last), false) = (last, corrected.is_empty()) else {
+        app.bot
+            .send_message(
+                ChatId(incoming.chat_id),
+                app.texts.get("correction-nothing"),
+            )
+            .await?;
+        return Ok(());
+    };
+    let Some(objective_id) = last.objective_id else {
+        return Ok(());
+    };
+    let context = json!({"correcting": last.raw_message});
+    let reading = with_typing(app, incoming.chat_id, async {
+        interpret(
+            &app.engine.runner,
+            corrected,
+            context,
+            &app.engine.config.worker,
+        )
+        .await
+    })
+    .await;
+    let (title, description) = match reading {
+        Ok(Interpreted::Objective(draft, _)) => {
+            // The Interpreter made a new objective of it: the old one is fixed instead.
+            app.store
+                .stop_objective(draft.id, app.clock.now())
+                .await
+                .ok();
+            (draft.title, draft.description)
+        }
+        Ok(Interpreted::Ask(reading)) => {
+            let fixed = objective_of(&reading);
+            (fixed.title, fixed.description)
+        }
+        Err(_) => (corrected.to_owned(), corrected.to_owned()),
+    };
+    app.store
+        .rewrite_objective(objective_id, &title, &description)
+        .await?;
+    app.store
+        .settle_interaction(last.id, None, Some(&incoming.text))
+        .await?;
+    let text = app.texts.with(
+        "objective-corrected",
+        &[arg("id", objective_id), arg("title", &title)],
+    );
+    app.bot.send_message(ChatId(incoming.chat_id), text).await?;
+    Ok(())
+}
+
+/// The text after a correction's opening words, if it is one.
+fn correction(text: &str) -> Option<&str> {
+    let lower = text.to_lowercase();
+    CORRECTION_PREFIXES.iter().find_map(|prefix| {
+        lower.starts_with(prefix).then(|| {
+            text.get(prefix.len()..)
+                .unwrap_or_default()
+                .trim_start_matches([' ', ':', ','])
+                .trim()
+        })
+    })
+}
+
+/// The last interactions, for the Interpreter.
+async fn context(app: &App) -> Result<Value, HandlerError> {
+    let recent = app.store.recent_interactions(CONTEXT_INTERACTIONS).await?;
+    Ok(json!({"last_interactions": recent.iter().map(|i| json!({
+        "message": i.raw_message, "understood_as": i.interpreted_as, "feedback": i.feedback,
+    })).collect::<Vec<_>>()}))
+}
+
+async fn record(
+    app: &App,
+    incoming: &Incoming,
+    reading: &Interpretation,
+    objective: Option<&Objective>,
+) -> Result<i64, HandlerError> {
+    let interaction = NewInteraction {
+        chat_id: Some(incoming.chat_id),
+        message_id: Some(i64::from(incoming.message_id)),
+        raw_message: incoming.text.clone(),
+        interpreted_as: serde_json::to_value(reading).ok(),
+        confidence: Some(reading.confidence),
+        objective_id: objective.map(|o| o.id),
+    };
+    Ok(app
+        .store
+        .record_interaction(&interaction, app.clock.now())
+        .await?)
+}
+
+fn guesses_of(reading: Option<&Value>) -> Vec<String> {
+    let Some(reading) = reading else {
+        return Vec::new();
+    };
+    let guesses: Vec<String> = reading
+        .get("guesses")
+        .and_then(Value::as_array)
+        .map(|g| {
+            g.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    if guesses.is_empty() {
+        reading
+            .get("title")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .into_iter()
+            .collect()
+    } else {
+        guesses
+    }
+}
+
+/// Shows "typing…" while `work` runs (Telegram clears it after 5 s).
+async fn with_typing<T>(app: &App, chat: i64, work: impl Future<Output = T>) -> T {
+    let bot = app.bot.clone();
+    let typing = tokio::spawn(async move {
+        loop {
+            if let Err(error) = bot.send_chat_action(ChatId(chat), ChatAction::Typing).await {
+                tracing::debug!(%error, "typing indicator");
+            }
+            tokio::time::sleep(Duration::from_secs(4)).await;
+        }
+    });
+    let done = work.await;
+    typing.abort();
+    done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_correction_is_recognised_in_french_and_english() {
+        assert_eq!(
+            correction("Non, je voulais dire les logs"),
+            Some("les logs")
+        );
+        assert_eq!(correction("no, I meant: the site"), Some("the site"));
+        assert_eq!(correction("vérifie les backups"), None);
+    }
+}

@@ -1,0 +1,295 @@
+//! The commands, registered in French (the default) and English, and
+//! answered in the configured language.
+
+use chrono::{Datelike, TimeZone, Utc};
+use teloxide::prelude::*;
+use teloxide::types::BotCommand;
+use teloxide::utils::command::BotCommands;
+use ulias_core::domain::{ObjectiveId, ObjectiveStatus, TaskStatus};
+use ulias_core::settings::Locale;
+
+use super::edge::{Incoming, clip};
+use super::handlers::{HandlerError, HandlerResult};
+use super::{App, Role};
+use crate::i18n::{Texts, arg};
+
+/// What the bot understands after a `/`.
+#[derive(BotCommands, Clone, Debug, PartialEq)]
+#[command(rename_rule = "lowercase")]
+pub enum Command {
+    Status,
+    Objectives,
+    Decisions,
+    Validations,
+    Pause,
+    Resume,
+    Stop(String),
+    Budget,
+    Log(String),
+    Report,
+    Help,
+    Start,
+}
+
+/// The commands as the menu shows them, with their description key.
+const MENU: [(&str, &str); 11] = [
+    ("status", "cmd-status"),
+    ("objectives", "cmd-objectives"),
+    ("decisions", "cmd-decisions"),
+    ("validations", "cmd-validations"),
+    ("pause", "cmd-pause"),
+    ("resume", "cmd-resume"),
+    ("stop", "cmd-stop"),
+    ("budget", "cmd-budget"),
+    ("log", "cmd-log"),
+    ("report", "cmd-report"),
+    ("help", "cmd-help"),
+];
+
+/// Registers the menu: French by default, English for English clients.
+pub async fn register(app: &App) {
+    for (locale, language) in [(Locale::Fr, None), (Locale::En, Some("en"))] {
+        let texts = Texts::new(locale);
+        let menu: Vec<BotCommand> = MENU
+            .iter()
+            .map(|(name, key)| BotCommand::new(*name, texts.get(key)))
+            .collect();
+        let mut request = app.bot.set_my_commands(menu);
+        if let Some(language) = language {
+            request = request.language_code(language);
+        }
+        if let Err(error) = request.await {
+            tracing::warn!(%error, "could not register the command menu");
+        }
+    }
+}
+
+/// Answers a command from the CEO or the team.
+pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult {
+    let me = app.bot.get_me().await?;
+    let text = match Command::parse(&incoming.text, me.username()) {
+        Ok(command) if allowed(&command, role) => run(app, command).await?,
+        Ok(_) => app.texts.get("not-allowed"),
+        Err(_) => app.texts.get("unknown-command"),
+    };
+    app.bot
+        .send_message(ChatId(incoming.chat_id), clip(&text))
+        .await?;
+    Ok(())
+}
+
+/// The team may look; only the CEO may change course.
+fn allowed(command: &Command, role: Role) -> bool {
+    match command {
+        Command::Pause | Command::Resume | Command::Stop(_) => role == Role::Ceo,
+        _ => role != Role::Stranger,
+    }
+}
+
+async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
+    let t = &app.texts;
+    let store = &app.store;
+    let now = app.clock.now();
+    Ok(match command {
+        Command::Status => status(app).await?,
+        Command::Objectives => {
+            let mut objectives = store
+                .objectives_with_status(ObjectiveStatus::InProgress)
+                .await?;
+            objectives.extend(
+                store
+                    .objectives_with_status(ObjectiveStatus::Planning)
+                    .await?,
+            );
+            objectives.extend(
+                store
+                    .objectives_with_status(ObjectiveStatus::Blocked)
+                    .await?,
+            );
+            let lines: Vec<String> = objectives
+                .iter()
+                .map(|o| {
+                    t.with(
+                        "objectives-line",
+                        &[
+                            arg("id", o.id),
+                            arg("title", &o.title),
+                            arg("status", o.status),
+                        ],
+                    )
+                })
+                .collect();
+            listing(t, "objectives-title", "objectives-empty", lines)
+        }
+        Command::Decisions => {
+            let lines = store
+                .pending_decisions()
+                .await?
+                .iter()
+                .map(|d| {
+                    t.with(
+                        "decisions-line",
+                        &[arg("id", d.id), arg("question", &d.question)],
+                    )
+                })
+                .collect();
+            listing(t, "decisions-title", "decisions-empty", lines)
+        }
+        Command::Validations => {
+            let lines = store
+                .pending_validations()
+                .await?
+                .iter()
+                .map(|v| {
+                    let step = v
+                        .payload
+                        .get("step")
+                        .and_then(|s| s.as_str())
+                        .unwrap_or_default()
+                        .to_owned();
+                    t.with(
+                        "validations-line",
+                        &[arg("id", v.id), arg("kind", v.kind), arg("step", step)],
+                    )
+                })
+                .collect();
+            listing(t, "validations-title", "validations-empty", lines)
+        }
+        Command::Pause => t.with(
+            "paused",
+            &[arg("count", store.pause_all_objectives(now).await?)],
+        ),
+        Command::Resume => t.with(
+            "resumed",
+            &[arg("count", store.resume_all_objectives().await?)],
+        ),
+        Command::Stop(id) => match id.trim().trim_start_matches('#').parse::<i64>() {
+            Ok(id) => match store.stop_objective(ObjectiveId::new(id), now).await {
+                Ok(tasks) => t.with("stopped", &[arg("id", id), arg("tasks", tasks)]),
+                Err(_) => t.with("not-found", &[arg("id", id)]),
+            },
+            Err(_) => t.get("stop-usage"),
+        },
+        Command::Budget => budget(app).await?,
+        Command::Log(id) => match id.trim().trim_start_matches('#').parse::<i64>() {
+            Ok(id) => objective_log(app, ObjectiveId::new(id)).await?,
+            Err(_) => t.get("log-usage"),
+        },
+        Command::Report => t.get("report-not-built"),
+        Command::Help | Command::Start => {
+            let mut lines = vec![t.get("help-title")];
+            lines.extend(
+                MENU.iter()
+                    .map(|(name, key)| format!("/{name} — {}", t.get(key))),
+            );
+            lines.join("\n")
+        }
+    })
+}
+
+fn listing(t: &Texts, title: &str, empty: &str, lines: Vec<String>) -> String {
+    if lines.is_empty() {
+        return t.get(empty);
+    }
+    let mut text = vec![t.get(title)];
+    text.extend(lines);
+    text.join("\n")
+}
+
+async fn status(app: &App) -> Result<String, HandlerError> {
+    let t = &app.texts;
+    let counts = app.store.task_counts().await?;
+    let count = |status: TaskStatus| {
+        counts
+            .iter()
+            .find(|(s, _)| *s == status)
+            .map_or(0, |(_, n)| *n)
+    };
+    let running = app
+        .store
+        .objectives_with_status(ObjectiveStatus::InProgress)
+        .await?
+        .len();
+    let pools = app.engine.runner.pools.all();
+    let total: usize = pools.iter().map(|p| p.settings.slots as usize).sum();
+    let free: usize = pools.iter().map(|p| p.slots.free()).sum();
+    let (today, month) = spend(app).await?;
+    Ok([
+        t.get("status-title"),
+        t.with("status-objectives", &[arg("count", running)]),
+        t.with(
+            "status-tasks",
+            &[
+                arg(
+                    "queued",
+                    count(TaskStatus::Queued) + count(TaskStatus::Pending),
+                ),
+                arg("running", count(TaskStatus::Running)),
+                arg("blocked", count(TaskStatus::Blocked)),
+            ],
+        ),
+        t.with(
+            "status-slots",
+            &[arg("busy", total.saturating_sub(free)), arg("total", total)],
+        ),
+        t.with("status-money", &[arg("today", today), arg("month", month)]),
+    ]
+    .join("\n"))
+}
+
+async fn budget(app: &App) -> Result<String, HandlerError> {
+    let t = &app.texts;
+    let (today, month) = spend(app).await?;
+    let cloud = app.store.cloud_spend_since(month_start(app)).await?;
+    let cap = ulias_core::money::Usd::from_dollars(app.settings.budgets.monthly_cloud_cap_usd)
+        .unwrap_or_default();
+    Ok([
+        t.get("budget-title"),
+        t.with("budget-today", &[arg("amount", today)]),
+        t.with("budget-month", &[arg("amount", month)]),
+        t.with("budget-cloud", &[arg("spent", cloud), arg("cap", cap)]),
+    ]
+    .join("\n"))
+}
+
+async fn spend(
+    app: &App,
+) -> Result<(ulias_core::money::Usd, ulias_core::money::Usd), HandlerError> {
+    let now = app.clock.now();
+    let day = Utc
+        .with_ymd_and_hms(now.year(), now.month(), now.day(), 0, 0, 0)
+        .single()
+        .unwrap_or(now);
+    Ok((
+        app.store.spend_since(day).await?,
+        app.store.spend_since(month_start(app)).await?,
+    ))
+}
+
+fn month_start(app: &App) -> chrono::DateTime<Utc> {
+    let now = app.clock.now();
+    Utc.with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0)
+        .single()
+        .unwrap_or(now)
+}
+
+async fn objective_log(app: &App, id: ObjectiveId) -> Result<String, HandlerError> {
+    let t = &app.texts;
+    let mut lines = vec![t.with("log-title", &[arg("id", id)])];
+    for task in app.store.tasks_of_objective(id).await? {
+        for row in app.store.log_of_task(task.id).await? {
+            lines.push(t.with(
+                "log-line",
+                &[
+                    arg("agent", &task.agent),
+                    arg("summary", &row.entry.summary),
+                    arg("cost", row.entry.cost),
+                ],
+            ));
+        }
+    }
+    if lines.len() == 1 {
+        return Ok(t.with("log-empty", &[arg("id", id)]));
+    }
+    Ok(lines.join("\n"))
+}

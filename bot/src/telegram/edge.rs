@@ -1,0 +1,77 @@
+//! Telegram's types turned into ours at the edge: the handlers see who
+//! wrote what where, nothing more.
+
+use teloxide::types::{CallbackQuery, Message, MessageId};
+
+/// A text message someone sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Incoming {
+    pub chat_id: i64,
+    pub private: bool,
+    pub message_id: i32,
+    pub user_id: i64,
+    pub user_name: String,
+    pub text: String,
+    /// The message this one answers, if any.
+    pub reply_to: Option<i32>,
+}
+
+impl Incoming {
+    /// A text message from a person; `None` for anything else.
+    pub fn from_message(message: &Message) -> Option<Self> {
+        let user = message.from.as_ref()?;
+        let text = message.text()?.to_owned();
+        Some(Self {
+            chat_id: message.chat.id.0,
+            private: message.chat.is_private(),
+            message_id: message.id.0,
+            user_id: i64::try_from(user.id.0).ok()?,
+            user_name: user
+                .username
+                .clone()
+                .unwrap_or_else(|| user.first_name.clone()),
+            text,
+            reply_to: message.reply_to_message().map(|m| m.id.0),
+        })
+    }
+}
+
+/// A button someone pressed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Press {
+    pub query_id: String,
+    pub user_id: i64,
+    pub user_name: String,
+    pub data: String,
+    /// Where the button's message is.
+    pub message: Option<(i64, MessageId)>,
+}
+
+impl Press {
+    pub fn from_query(query: &CallbackQuery) -> Option<Self> {
+        Some(Self {
+            query_id: query.id.0.clone(),
+            user_id: i64::try_from(query.from.id.0).ok()?,
+            user_name: query
+                .from
+                .username
+                .clone()
+                .unwrap_or_else(|| query.from.first_name.clone()),
+            data: query.data.clone()?,
+            message: query.message.as_ref().map(|m| (m.chat().id.0, m.id())),
+        })
+    }
+}
+
+/// The longest text Telegram accepts in one message.
+pub const MAX_TEXT: usize = 4096;
+
+/// `text` cut to what Telegram accepts, with an ellipsis when cut.
+pub fn clip(text: &str) -> String {
+    if text.chars().count() <= MAX_TEXT {
+        return text.to_owned();
+    }
+    let mut clipped: String = text.chars().take(MAX_TEXT - 1).collect();
+    clipped.push('…');
+    clipped
+}

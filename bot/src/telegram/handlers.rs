@@ -1,0 +1,141 @@
+//! The handler tree: every message and button press goes through here.
+//! Roles are checked first; strangers get one polite refusal, audited.
+
+use std::sync::Arc;
+
+use serde_json::json;
+use teloxide::dispatching::{DpHandlerDescription, UpdateFilterExt};
+use teloxide::prelude::*;
+use ulias_core::store::{ActorRole, AuditEntry};
+
+use super::buttons::Button;
+use super::edge::{Incoming, Press};
+use super::{App, ChatDialogue, ChatState, Role, StoreStorage, ceo, commands, previews};
+
+/// What a handler may fail with (logged by the dispatcher).
+pub type HandlerError = Box<dyn std::error::Error + Send + Sync>;
+/// A handler's result.
+pub type HandlerResult = Result<(), HandlerError>;
+
+/// The alert scope that makes a stranger's refusal go out once.
+const REFUSED_SCOPE: &str = "stranger_refused";
+
+/// The tree of handlers (a function, so tests build the same one).
+pub fn handler_tree() -> Handler<'static, HandlerResult, DpHandlerDescription> {
+    dptree::entry()
+        .branch(Update::filter_message().endpoint(on_message))
+        .branch(Update::filter_callback_query().endpoint(on_button))
+}
+
+async fn on_message(
+    app: Arc<App>,
+    storage: Arc<StoreStorage<ChatState>>,
+    message: Message,
+) -> HandlerResult {
+    let Some(incoming) = Incoming::from_message(&message) else {
+        return Ok(());
+    };
+    let role = app.roles.of(incoming.user_id);
+    if incoming.private && role == Role::Stranger {
+        return refuse_stranger(&app, &incoming).await;
+    }
+    let dialogue = ChatDialogue::new(storage, ChatId(incoming.chat_id));
+    if let Some(ChatState::AwaitingRejectionReason { validation, prompt }) = dialogue.get().await?
+        && incoming.reply_to == Some(prompt)
+        && app.roles.may_review(incoming.user_id)
+    {
+        previews::rejection_reason(&app, &incoming, validation).await?;
+        dialogue.exit().await?;
+        return Ok(());
+    }
+    if incoming.text.starts_with('/') && role != Role::Stranger {
+        return commands::answer(&app, &incoming, role).await;
+    }
+    if incoming.private && role == Role::Ceo {
+        return ceo::on_text(&app, &incoming).await;
+    }
+    Ok(())
+}
+
+async fn refuse_stranger(app: &App, incoming: &Incoming) -> HandlerResult {
+    let now = app.clock.now();
+    app.store
+        .audit(
+            &AuditEntry {
+                actor: &incoming.user_id.to_string(),
+                role: ActorRole::Unknown,
+                action: "private_message_refused",
+                target_kind: None,
+                target_id: None,
+                details: json!({"name": incoming.user_name, "text": incoming.text.chars().take(200).collect::<String>()}),
+            },
+            now,
+        )
+        .await?;
+    let first_time = app
+        .store
+        .mark_alert_sent(REFUSED_SCOPE, &incoming.user_id.to_string(), now)
+        .await?;
+    if first_time {
+        app.bot
+            .send_message(ChatId(incoming.chat_id), app.texts.get("refusal-stranger"))
+            .await?;
+    }
+    Ok(())
+}
+
+async fn on_button(
+    app: Arc<App>,
+    storage: Arc<StoreStorage<ChatState>>,
+    query: CallbackQuery,
+) -> HandlerResult {
+    let Some(press) = Press::from_query(&query) else {
+        return Ok(());
+    };
+    let Ok(button) = press.data.parse::<Button>() else {
+        app.bot.answer_callback_query(query.id.clone()).await?;
+        return Ok(());
+    };
+    let allowed = match button {
+        Button::Approve(_) | Button::Reject(_) => app.roles.may_review(press.user_id),
+        Button::Decide { .. } | Button::Guess { .. } => app.roles.may_decide(press.user_id),
+    };
+    if !allowed {
+        app.store
+            .audit(
+                &AuditEntry {
+                    actor: &press.user_id.to_string(),
+                    role: ActorRole::Unknown,
+                    action: "button_refused",
+                    target_kind: None,
+                    target_id: Some(press.data.clone()),
+                    details: json!({"name": press.user_name}),
+                },
+                app.clock.now(),
+            )
+            .await?;
+        app.bot
+            .answer_callback_query(query.id.clone())
+            .text(app.texts.get("not-allowed"))
+            .show_alert(true)
+            .await?;
+        return Ok(());
+    }
+    let answer = match button {
+        Button::Approve(id) => previews::approve(&app, &press, id).await?,
+        Button::Reject(id) => previews::ask_reason(&app, &press, id, storage).await?,
+        Button::Decide { decision, option } => {
+            previews::decide(&app, &press, decision, option).await?
+        }
+        Button::Guess {
+            interaction,
+            option,
+        } => ceo::on_guess(&app, &press, interaction, option).await?,
+    };
+    let mut reply = app.bot.answer_callback_query(query.id.clone());
+    if let Some(text) = answer {
+        reply = reply.text(text);
+    }
+    reply.await?;
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! The public log channel: the public operations' log rows, posted in
+//! batches (every `engine.log_batch_seconds`), each with its cost, and the
+//! running total.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use teloxide::prelude::*;
+
+use super::App;
+use super::edge::clip;
+use super::handlers::HandlerResult;
+use crate::i18n::arg;
+
+/// Rows per message at most.
+const BATCH: i64 = 40;
+
+/// Posts a batch every `engine.log_batch_seconds`.
+pub async fn run(app: Arc<App>) {
+    let Some(channel) = app.roles.log_channel else {
+        return;
+    };
+    let mut every =
+        tokio::time::interval(Duration::from_secs(app.settings.engine.log_batch_seconds));
+    loop {
+        every.tick().await;
+        if let Err(error) = post_batch(&app, channel).await {
+            tracing::warn!(%error, "could not post the log batch");
+        }
+    }
+}
+
+/// Posts the rows not posted yet; a row is marked only once its message went out.
+pub async fn post_batch(app: &App, channel: i64) -> HandlerResult {
+    let rows = app.store.unposted_public_log(BATCH).await?;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let mut lines = vec![app.texts.get("log-batch-header")];
+    for row in &rows {
+        lines.push(app.texts.with(
+            "log-line",
+            &[
+                arg("agent", row.entry.scope.agent.as_deref().unwrap_or("ulias")),
+                arg("summary", &row.entry.summary),
+                arg("cost", row.entry.cost),
+            ],
+        ));
+    }
+    let (total, _) = app.store.total_spend().await?;
+    lines.push(app.texts.with("log-total", &[arg("total", total)]));
+    app.bot
+        .send_message(ChatId(channel), clip(&lines.join("\n")))
+        .await?;
+    let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
+    app.store.mark_log_posted(&ids, app.clock.now()).await?;
+    Ok(())
+}

@@ -1,0 +1,240 @@
+//! The Telegram surface: the only way people operate Ulias. The CEO
+//! commands by message (read by the Interpreter) and answers decisions; the
+//! team approves or rejects every public output with buttons; the public log
+//! channel shows each call with its cost. [`run`] is the whole process: the
+//! engine, the schedule, the bot and the loops that show what waits for
+//! people.
+
+mod alerter;
+mod buttons;
+mod ceo;
+mod commands;
+mod edge;
+mod handlers;
+mod log_channel;
+mod notify;
+mod previews;
+mod roles;
+mod storage;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use secrecy::ExposeSecret;
+use serde::{Deserialize, Serialize};
+use teloxide::adaptors::Throttle;
+use teloxide::adaptors::throttle::Limits;
+use teloxide::dispatching::dialogue::Dialogue;
+use teloxide::prelude::*;
+use teloxide::update_listeners::Polling;
+use ulias_agents::engine::{Engine, EngineConfig};
+use ulias_agents::pools::Pools;
+use ulias_agents::scheduler::Scheduler;
+use ulias_core::clock::{SharedClock, SystemClock};
+use ulias_core::settings::{Settings, UpdateMode};
+use ulias_core::store::Store;
+
+pub use self::handlers::handler_tree;
+pub use self::roles::{Role, Roles};
+pub use self::storage::StoreStorage;
+use crate::i18n::Texts;
+
+/// The bot as the handlers use it: Telegram's limits respected.
+pub type TgBot = Throttle<Bot>;
+
+/// What a chat is in the middle of.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub enum ChatState {
+    #[default]
+    Idle,
+    /// The team was asked why it rejects a validation.
+    AwaitingRejectionReason { validation: i64, prompt: i32 },
+}
+
+/// A chat's dialogue, kept in our store.
+pub type ChatDialogue = Dialogue<ChatState, StoreStorage<ChatState>>;
+
+/// Everything the handlers and loops share.
+pub struct App {
+    pub store: Store,
+    pub engine: Engine,
+    pub roles: Roles,
+    pub texts: Texts,
+    pub clock: SharedClock,
+    pub settings: Settings,
+    pub bot: TgBot,
+    pub storage: Arc<StoreStorage<ChatState>>,
+}
+
+/// How long a model call may take before its pool counts as failing.
+const MODEL_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Runs Ulias until `shutdown` completes: the engine and the schedule
+/// every `engine.tick_seconds`, the bot (long polling, or a webhook), and
+/// the loops that post validations, decisions, progress and the log.
+pub async fn run(
+    settings: Settings,
+    shutdown: impl Future<Output = ()> + Send,
+) -> anyhow::Result<()> {
+    let app = Arc::new(build(settings).await?);
+    commands::register(&app).await;
+    let tasks = [
+        tokio::spawn(engine_loop(app.clone())),
+        tokio::spawn(notify::run(app.clone())),
+        tokio::spawn(log_channel::run(app.clone())),
+    ];
+    let mut dispatcher = Dispatcher::builder(app.bot.clone(), handler_tree())
+        .dependencies(dptree::deps![app.clone(), app.storage.clone()])
+        .default_handler(|_| async {})
+        .build();
+    let token = dispatcher.shutdown_token();
+    let listen = async {
+        match (&app.settings.telegram.mode, &app.settings.telegram.webhook) {
+            (UpdateMode::Webhook, Some(webhook)) => {
+                let mut options = teloxide::update_listeners::webhooks::Options::new(
+                    webhook.listen,
+                    webhook.public_url.clone(),
+                );
+                if let Some(secret) = &webhook.secret_token {
+                    options = options.secret_token(secret.expose_secret().to_owned());
+                }
+                let listener = teloxide::update_listeners::webhooks::axum(app.bot.clone(), options)
+                    .await
+                    .context("Failed to set the Telegram webhook")?;
+                dispatcher
+                    .dispatch_with_listener(listener, LoggingErrorHandler::new())
+                    .await;
+            }
+            _ => {
+                let listener = Polling::builder(app.bot.clone())
+                    .timeout(Duration::from_secs(10))
+                    .delete_webhook()
+                    .await
+                    .build();
+                dispatcher
+                    .dispatch_with_listener(listener, LoggingErrorHandler::new())
+                    .await;
+            }
+        }
+        Ok::<(), anyhow::Error>(())
+    };
+    let stop = async {
+        shutdown.await;
+        loop {
+            match token.shutdown() {
+                Ok(done) => break done.await,
+                // The dispatcher has not started yet: wait for it.
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
+        }
+    };
+    let (listened, ()) = tokio::join!(listen, stop);
+    for task in tasks {
+        task.abort();
+    }
+    app.store.close().await;
+    listened
+}
+
+/// Opens the store and builds the runtime and the bot.
+async fn build(settings: Settings) -> anyhow::Result<App> {
+    let token =
+        settings.telegram.token.as_ref().context(
+            "`telegram.token` is not set: `ulias run` needs a bot token from @BotFather",
+        )?;
+    let store = Store::connect(
+        settings.database.url.expose_secret(),
+        settings.database.max_connections,
+    )
+    .await
+    .context("Failed to open the database")?;
+    store
+        .migrate()
+        .await
+        .context("Failed to migrate the database")?;
+    let clock: SharedClock = Arc::new(SystemClock);
+    let bot = Bot::new(token.expose_secret())
+        .set_api_url(settings.telegram.api_url.clone())
+        .throttle(Limits::default());
+    let roles = Roles::from_settings(&settings.telegram);
+    let texts = Texts::new(settings.locale);
+    let alerter = Arc::new(alerter::TelegramAlerter::new(
+        bot.clone(),
+        roles.ceo_chat,
+        texts.clone(),
+    ));
+    let pools = Pools::from_settings(&settings.models, MODEL_TIMEOUT)?;
+    let embedder = pools
+        .all()
+        .first()
+        .map(|pool| pool.client.clone())
+        .context("No model pool is configured")?;
+    let runner = crate::commands::build_runner_with(
+        &settings,
+        store.clone(),
+        pools,
+        embedder,
+        clock.clone(),
+        alerter,
+    )?;
+    let engine = Engine {
+        runner,
+        config: engine_config(&settings),
+    };
+    Ok(App {
+        storage: StoreStorage::new(store.clone(), clock.clone()),
+        store,
+        engine,
+        roles,
+        texts,
+        clock,
+        settings,
+        bot,
+    })
+}
+
+/// The engine's settings.
+pub fn engine_config(settings: &Settings) -> EngineConfig {
+    EngineConfig {
+        worker: format!("ulias-{}", std::process::id()),
+        confidence_threshold: settings.engine.confidence_threshold,
+        decision_timeout: chrono::TimeDelta::hours(i64::from(
+            settings.engine.decision_timeout_hours,
+        )),
+        ..EngineConfig::default()
+    }
+}
+
+/// The engine and the recurring schedule, every `engine.tick_seconds`.
+async fn engine_loop(app: Arc<App>) {
+    let runner = &app.engine.runner;
+    let scheduler = match Scheduler::load(&app.settings.prompts_dir, &runner.catalogue) {
+        Ok(scheduler) => Some(scheduler),
+        Err(error) => {
+            tracing::error!(%error, "the recurring schedule is off");
+            None
+        }
+    };
+    if let Some(scheduler) = &scheduler
+        && let Err(error) = scheduler.sync(&app.store, app.clock.now()).await
+    {
+        tracing::error!(%error, "could not keep the schedule's next runs");
+    }
+    let mut every = tokio::time::interval(Duration::from_secs(app.settings.engine.tick_seconds));
+    loop {
+        every.tick().await;
+        if let Some(scheduler) = &scheduler
+            && let Err(error) = scheduler
+                .tick(&app.store, &runner.catalogue, app.clock.now())
+                .await
+        {
+            tracing::error!(%error, "the schedule's tick failed");
+        }
+        match app.engine.tick().await {
+            Ok(report) => tracing::debug!(?report, "engine tick"),
+            Err(error) => tracing::error!(%error, "the engine's tick failed"),
+        }
+    }
+}

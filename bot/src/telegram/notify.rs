@@ -1,0 +1,166 @@
+//! What waits for people, shown as it appears: new validations in the team
+//! chat, new decisions in the CEO's chat, decisions that timed out (edited
+//! and announced by the engine's alert), and each objective's progress in
+//! its confirmation message. Everything shown is recorded in the store, so
+//! a restart shows nothing twice and misses nothing.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::TimeDelta;
+use teloxide::prelude::*;
+use teloxide::types::MessageId;
+use ulias_core::domain::{ObjectiveStatus, TaskStatus};
+
+use super::App;
+use super::edge::clip;
+use super::handlers::HandlerResult;
+use super::previews::{decision_text, post_decision, post_validation};
+use crate::i18n::arg;
+
+/// Objectives older than this no longer get progress edits.
+const PROGRESS_WINDOW: TimeDelta = TimeDelta::days(7);
+/// The alert scope that makes a timed-out decision's edit happen once.
+const CLOSED_SCOPE: &str = "decision_closed_shown";
+
+/// Runs every `engine.notify_seconds` until the process stops.
+pub async fn run(app: Arc<App>) {
+    let mut shown: HashMap<i64, String> = HashMap::new();
+    let mut every = tokio::time::interval(Duration::from_secs(app.settings.engine.notify_seconds));
+    loop {
+        every.tick().await;
+        for (what, result) in [
+            ("validations", validations(&app).await),
+            ("decisions", decisions(&app).await),
+            ("timed-out decisions", timed_out(&app).await),
+            ("progress", progress(&app, &mut shown).await),
+        ] {
+            if let Err(error) = result {
+                tracing::warn!(%error, "could not show the {what}");
+            }
+        }
+    }
+}
+
+async fn validations(app: &App) -> HandlerResult {
+    let Some(chat) = app.roles.team_chat else {
+        return Ok(());
+    };
+    for validation in app.store.unposted_validations().await? {
+        let message = post_validation(app, chat, &validation).await?;
+        app.store
+            .set_validation_message(validation.id, chat, i64::from(message.0))
+            .await?;
+    }
+    Ok(())
+}
+
+async fn decisions(app: &App) -> HandlerResult {
+    let Some(chat) = app.roles.ceo_chat else {
+        return Ok(());
+    };
+    for decision in app.store.unposted_decisions().await? {
+        let message = post_decision(app, chat, &decision).await?;
+        app.store
+            .set_decision_message(decision.id, chat, i64::from(message.0))
+            .await?;
+    }
+    Ok(())
+}
+
+/// A decision that timed out: its message shows the automatic choice, and
+/// the CEO is told once.
+async fn timed_out(app: &App) -> HandlerResult {
+    for (decision, chat, message) in app.store.timed_out_shown_decisions().await? {
+        let first = app
+            .store
+            .mark_alert_sent(CLOSED_SCOPE, &decision.id.to_string(), app.clock.now())
+            .await?;
+        if !first {
+            continue;
+        }
+        let message = MessageId(i32::try_from(message)?);
+        app.bot
+            .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
+            .await?;
+        let option = decision
+            .response
+            .and_then(|i| decision.options.get(i))
+            .cloned()
+            .unwrap_or_default();
+        app.bot
+            .send_message(
+                ChatId(chat),
+                app.texts.with(
+                    "decision-timed-out",
+                    &[arg("id", decision.id), arg("option", option)],
+                ),
+            )
+            .await?;
+    }
+    Ok(())
+}
+
+/// Edits each recent objective's confirmation as its tasks finish.
+async fn progress(app: &App, shown: &mut HashMap<i64, String>) -> HandlerResult {
+    let since = app.clock.now() - PROGRESS_WINDOW;
+    for objective in app.store.progress_messages(since).await? {
+        let text = progress_text(app, &objective).await?;
+        let id = objective.objective_id.get();
+        if shown.get(&id) == Some(&text) {
+            continue;
+        }
+        let message = MessageId(i32::try_from(objective.message_id)?);
+        app.bot
+            .edit_message_text(ChatId(objective.chat_id), message, clip(&text))
+            .await?;
+        shown.insert(id, text);
+    }
+    Ok(())
+}
+
+async fn progress_text(
+    app: &App,
+    objective: &ulias_core::store::ProgressMessage,
+) -> Result<String, super::handlers::HandlerError> {
+    let head = app.texts.with(
+        "progress-line",
+        &[
+            arg("id", objective.objective_id),
+            arg("title", &objective.title),
+        ],
+    );
+    let tasks = app.store.tasks_of_objective(objective.objective_id).await?;
+    let state = match objective.status {
+        ObjectiveStatus::Completed => app.texts.get("progress-completed"),
+        ObjectiveStatus::Failed => app.texts.get("progress-failed"),
+        ObjectiveStatus::Cancelled => app.texts.get("progress-cancelled"),
+        ObjectiveStatus::Blocked => app.texts.get("progress-blocked"),
+        _ if tasks.is_empty() => app.texts.get("progress-planning"),
+        _ => {
+            let done = tasks
+                .iter()
+                .filter(|t| t.status == TaskStatus::Completed)
+                .count();
+            let running: Vec<String> = tasks
+                .iter()
+                .filter(|t| t.status == TaskStatus::Running)
+                .map(|t| t.agent.to_string())
+                .collect();
+            let mut state = app.texts.with(
+                "progress-count",
+                &[arg("done", done), arg("total", tasks.len())],
+            );
+            if !running.is_empty() {
+                state.push_str(" — ");
+                state.push_str(
+                    &app.texts
+                        .with("progress-running", &[arg("agents", running.join(", "))]),
+                );
+            }
+            state
+        }
+    };
+    Ok(format!("{head}\n{state}"))
+}

@@ -1,0 +1,495 @@
+//! Validations and decisions as messages with buttons, and what pressing
+//! them does. A message is re-rendered from the store when it is edited,
+//! so what it shows is always what is stored.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use teloxide::prelude::*;
+use teloxide::types::{
+    ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMedia, InputMediaPhoto,
+    MessageId,
+};
+use ulias_core::domain::{
+    Decision, DecisionAnswer, DecisionId, DecisionStatus, Urgency, Validation, ValidationId,
+    ValidationKind, ValidationStatus,
+};
+use ulias_core::store::{ActorRole, AuditEntry, StoreError};
+
+use super::buttons::Button;
+use super::edge::{Incoming, Press, clip};
+use super::handlers::{HandlerError, HandlerResult};
+use super::{App, ChatDialogue, ChatState, StoreStorage};
+use crate::i18n::arg;
+
+/// Shows a validation in the team chat: the album first when it has images,
+/// then the preview with Approve / Reject. Returns the buttons' message.
+pub async fn post_validation(
+    app: &App,
+    chat: i64,
+    validation: &Validation,
+) -> Result<MessageId, HandlerError> {
+    let images = images_of(&validation.payload);
+    if validation.kind == ValidationKind::Album && images.len() >= 2 {
+        let media = images
+            .iter()
+            .take(10)
+            .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url.clone()))));
+        app.bot.send_media_group(ChatId(chat), media).await?;
+    }
+    let keyboard = InlineKeyboardMarkup::new([[
+        InlineKeyboardButton::callback(
+            app.texts.get("button-approve"),
+            Button::Approve(validation.id.get()).data(),
+        ),
+        InlineKeyboardButton::callback(
+            app.texts.get("button-reject"),
+            Button::Reject(validation.id.get()).data(),
+        ),
+    ]]);
+    let sent = app
+        .bot
+        .send_message(ChatId(chat), clip(&validation_text(app, validation)))
+        .reply_markup(keyboard)
+        .await?;
+    Ok(sent.id)
+}
+
+/// The text of a validation's message, with its outcome once decided.
+pub fn validation_text(app: &App, validation: &Validation) -> String {
+    let step = validation
+        .payload
+        .get("step")
+        .and_then(Value::as_str)
+        .map(|step| app.texts.with("validation-step", &[arg("step", step)]))
+        .unwrap_or_default();
+    let mut text = app.texts.with(
+        "validation-header",
+        &[
+            arg("id", validation.id),
+            arg("kind", validation.kind),
+            arg("step", step),
+        ],
+    );
+    text.push('\n');
+    text.push_str(&preview(app, validation));
+    let at = |when: Option<chrono::DateTime<chrono::Utc>>| {
+        when.map(|w| w.format("%H:%M").to_string())
+            .unwrap_or_default()
+    };
+    let who = validation.decided_by.clone().unwrap_or_default();
+    match validation.status {
+        ValidationStatus::Approved => {
+            text.push_str("\n\n");
+            text.push_str(&app.texts.with(
+                "validation-approved",
+                &[arg("who", who), arg("at", at(validation.decided_at))],
+            ));
+        }
+        ValidationStatus::Rejected => {
+            text.push_str("\n\n");
+            let reason = validation.rejection_reason.clone().unwrap_or_default();
+            text.push_str(&app.texts.with(
+                "validation-rejected",
+                &[
+                    arg("who", who),
+                    arg("at", at(validation.decided_at)),
+                    arg("reason", reason),
+                ],
+            ));
+        }
+        _ => {}
+    }
+    text
+}
+
+/// The body of a preview, by kind.
+fn preview(app: &App, validation: &Validation) -> String {
+    let payload = &validation.payload;
+    let content = payload
+        .get("args")
+        .or_else(|| payload.get("output"))
+        .unwrap_or(payload);
+    let parts = parts_of(content);
+    match validation.kind {
+        ValidationKind::Post | ValidationKind::Profile => {
+            format!(
+                "{}\n{}",
+                app.texts.get("validation-post"),
+                parts.join("\n\n")
+            )
+        }
+        ValidationKind::Thread => {
+            let numbered: Vec<String> = parts
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("{}/{} {p}", i + 1, parts.len()))
+                .collect();
+            format!(
+                "{}\n{}",
+                app.texts
+                    .with("validation-thread", &[arg("count", parts.len())]),
+                numbered.join("\n\n")
+            )
+        }
+        ValidationKind::Album => {
+            let caption = parts.join("\n");
+            format!(
+                "{}\n{caption}",
+                app.texts.with(
+                    "validation-album",
+                    &[arg("count", images_of(payload).len())]
+                )
+            )
+        }
+        ValidationKind::Site => {
+            let url =
+                text_field(content, &["url", "preview_url"]).unwrap_or_else(|| pretty(content));
+            app.texts.with("validation-site", &[arg("url", url)])
+        }
+        ValidationKind::Pinned => format!(
+            "{}\n{}",
+            app.texts.get("validation-pinned"),
+            parts.join("\n")
+        ),
+        ValidationKind::Poll => {
+            let question = text_field(content, &["question"]).unwrap_or_default();
+            let options: Vec<String> = content
+                .get("options")
+                .and_then(Value::as_array)
+                .map(|o| {
+                    o.iter()
+                        .enumerate()
+                        .map(|(i, v)| format!("{}. {}", i + 1, v.as_str().unwrap_or_default()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "{}\n{}",
+                app.texts
+                    .with("validation-poll", &[arg("question", question)]),
+                options.join("\n")
+            )
+        }
+        ValidationKind::Dossier | ValidationKind::Utility => {
+            format!(
+                "{}\n{}",
+                app.texts.get("validation-dossier"),
+                pretty(content)
+            )
+        }
+    }
+}
+
+/// The texts of a post or thread: `text`, `parts`, `texts`, `answer`.
+fn parts_of(content: &Value) -> Vec<String> {
+    for field in ["parts", "texts", "tweets"] {
+        if let Some(parts) = content.get(field).and_then(Value::as_array) {
+            return parts
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+        }
+    }
+    text_field(
+        content,
+        &["text", "caption", "answer", "message", "summary"],
+    )
+    .map_or_else(|| vec![pretty(content)], |text| vec![text])
+}
+
+fn text_field(content: &Value, fields: &[&str]) -> Option<String> {
+    fields
+        .iter()
+        .find_map(|f| content.get(f).and_then(Value::as_str))
+        .map(str::to_owned)
+}
+
+fn images_of(payload: &Value) -> Vec<url::Url> {
+    let content = payload
+        .get("args")
+        .or_else(|| payload.get("output"))
+        .unwrap_or(payload);
+    content
+        .get("images")
+        .and_then(Value::as_array)
+        .map(|images| {
+            images
+                .iter()
+                .filter_map(Value::as_str)
+                .filter_map(|u| u.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Approve pressed: publish once, show who decided. A second press, even
+/// at the same moment, is told it is already decided.
+pub async fn approve(app: &App, press: &Press, id: i64) -> Result<Option<String>, HandlerError> {
+    let who = press.user_name.clone();
+    match app.engine.approve(ValidationId::new(id), &who).await {
+        Ok(_publication) => {}
+        Err(StoreError::IllegalTransition { .. }) => {
+            return Ok(Some(app.texts.get("validation-already")));
+        }
+        Err(error) => return Err(error.into()),
+    }
+    audit(
+        app,
+        press.user_id,
+        "validation_approved",
+        "validation",
+        id,
+        json!({"by": who}),
+    )
+    .await?;
+    refresh_validation(app, id).await?;
+    Ok(None)
+}
+
+/// Reject pressed: ask why, by force-reply; the answer rejects it.
+pub async fn ask_reason(
+    app: &App,
+    press: &Press,
+    id: i64,
+    storage: Arc<StoreStorage<ChatState>>,
+) -> Result<Option<String>, HandlerError> {
+    let validation = app.store.validation(ValidationId::new(id)).await?;
+    if validation.status != ValidationStatus::Pending {
+        return Ok(Some(app.texts.get("validation-already")));
+    }
+    let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
+    let prompt = app
+        .bot
+        .send_message(
+            ChatId(chat),
+            app.texts.with("validation-reason-prompt", &[arg("id", id)]),
+        )
+        .reply_markup(ForceReply::new().selective())
+        .await?;
+    ChatDialogue::new(storage, ChatId(chat))
+        .update(ChatState::AwaitingRejectionReason {
+            validation: id,
+            prompt: prompt.id.0,
+        })
+        .await?;
+    Ok(None)
+}
+
+/// The reason came: the validation is rejected and its step runs again.
+pub async fn rejection_reason(app: &App, incoming: &Incoming, id: i64) -> HandlerResult {
+    match app
+        .engine
+        .reject(ValidationId::new(id), &incoming.user_name, &incoming.text)
+        .await
+    {
+        Ok(()) => {}
+        Err(StoreError::IllegalTransition { .. }) => {
+            app.bot
+                .send_message(
+                    ChatId(incoming.chat_id),
+                    app.texts.get("validation-already"),
+                )
+                .await?;
+            return Ok(());
+        }
+        Err(error) => return Err(error.into()),
+    }
+    audit(
+        app,
+        incoming.user_id,
+        "validation_rejected",
+        "validation",
+        id,
+        json!({"reason": incoming.text}),
+    )
+    .await?;
+    refresh_validation(app, id).await?;
+    app.bot
+        .send_message(
+            ChatId(incoming.chat_id),
+            app.texts.get("validation-reason-stored"),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Re-renders a validation's message from the store, without buttons.
+async fn refresh_validation(app: &App, id: i64) -> HandlerResult {
+    let validation = app.store.validation(ValidationId::new(id)).await?;
+    if let Some((chat, message)) = app.store.validation_message(validation.id).await? {
+        let message = MessageId(i32::try_from(message)?);
+        app.bot
+            .edit_message_text(
+                ChatId(chat),
+                message,
+                clip(&validation_text(app, &validation)),
+            )
+            .await?;
+    }
+    Ok(())
+}
+
+/// Shows a decision to the CEO with its options as buttons.
+pub async fn post_decision(
+    app: &App,
+    chat: i64,
+    decision: &Decision,
+) -> Result<MessageId, HandlerError> {
+    let rows = decision.options.iter().enumerate().map(|(option, label)| {
+        let label = if decision.recommended == Some(option) {
+            app.texts
+                .with("decision-recommended", &[arg("option", label)])
+        } else {
+            label.clone()
+        };
+        vec![InlineKeyboardButton::callback(
+            label.chars().take(60).collect::<String>(),
+            Button::Decide {
+                decision: decision.id.get(),
+                option,
+            }
+            .data(),
+        )]
+    });
+    let sent = app
+        .bot
+        .send_message(ChatId(chat), clip(&decision_text(app, decision)))
+        .reply_markup(InlineKeyboardMarkup::new(rows))
+        .await?;
+    Ok(sent.id)
+}
+
+/// The text of a decision's message, with its answer once made.
+pub fn decision_text(app: &App, decision: &Decision) -> String {
+    let urgency = match decision.urgency {
+        Urgency::Low => "urgency-low",
+        Urgency::Normal => "urgency-normal",
+        Urgency::High => "urgency-high",
+        Urgency::Critical => "urgency-critical",
+    };
+    let mut lines = vec![
+        app.texts.with(
+            "decision-header",
+            &[
+                arg("id", decision.id),
+                arg("urgency", app.texts.get(urgency)),
+            ],
+        ),
+        decision.question.clone(),
+    ];
+    if !decision.context_summary.is_empty() {
+        lines.push(app.texts.with(
+            "decision-context",
+            &[arg("context", &decision.context_summary)],
+        ));
+    }
+    let option = |i: Option<usize>| {
+        i.and_then(|i| decision.options.get(i))
+            .cloned()
+            .unwrap_or_default()
+    };
+    match decision.status {
+        DecisionStatus::Pending => {
+            if let (Some(at), Some(_)) = (decision.timeout_at, decision.auto_decision) {
+                lines.push(app.texts.with(
+                    "decision-timeout",
+                    &[
+                        arg("at", at.format("%Y-%m-%d %H:%M UTC")),
+                        arg("default", option(decision.auto_decision)),
+                    ],
+                ));
+            }
+        }
+        DecisionStatus::Answered | DecisionStatus::TimedOut => {
+            let at = decision
+                .responded_at
+                .map(|t| t.format("%H:%M").to_string())
+                .unwrap_or_default();
+            lines.push(app.texts.with(
+                "decision-answered",
+                &[
+                    arg("option", option(decision.response)),
+                    arg("who", decision.responded_by.clone().unwrap_or_default()),
+                    arg("at", at),
+                ],
+            ));
+        }
+        DecisionStatus::Cancelled => {}
+    }
+    lines.join("\n")
+}
+
+/// An option pressed: the decision is answered once and applied.
+pub async fn decide(
+    app: &App,
+    press: &Press,
+    id: i64,
+    option: usize,
+) -> Result<Option<String>, HandlerError> {
+    let answer = DecisionAnswer {
+        option,
+        by: press.user_name.clone(),
+    };
+    let decision = match app
+        .store
+        .answer_decision(DecisionId::new(id), &answer, app.clock.now())
+        .await
+    {
+        Ok(decision) => decision,
+        Err(StoreError::IllegalTransition { .. }) => {
+            return Ok(Some(app.texts.get("decision-already")));
+        }
+        Err(error) => return Err(error.into()),
+    };
+    app.engine.apply_decision(&decision).await?;
+    audit(
+        app,
+        press.user_id,
+        "decision_answered",
+        "decision",
+        id,
+        json!({"option": option}),
+    )
+    .await?;
+    if let Some((chat, message)) = press.message {
+        app.bot
+            .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
+            .await?;
+    }
+    Ok(None)
+}
+
+async fn audit(
+    app: &App,
+    user: i64,
+    action: &str,
+    kind: &str,
+    id: i64,
+    details: Value,
+) -> HandlerResult {
+    let role = match app.roles.of(user) {
+        super::Role::Ceo => ActorRole::Ceo,
+        super::Role::Team => ActorRole::Team,
+        super::Role::Stranger => ActorRole::Unknown,
+    };
+    app.store
+        .audit(
+            &AuditEntry {
+                actor: &user.to_string(),
+                role,
+                action,
+                target_kind: Some(kind),
+                target_id: Some(id.to_string()),
+                details,
+            },
+            app.clock.now(),
+        )
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,104 @@
+# The bot's texts, in English.
+
+refusal-stranger = Hello! This bot is for the Ulias team only. I can't answer you, sorry.
+not-allowed = You are not allowed to do that.
+unknown-command = Unknown command. /help lists them.
+error-generic = Something failed: { $error }
+
+objective-created = Objective #{ $id } created: { $title } (priority { $priority }). I'll keep you posted here.
+objective-question = I'm not sure I understand "{ $message }". Do you mean:
+objective-corrected = Objective #{ $id } corrected: { $title }
+correction-nothing = I have no recent objective to correct.
+interpreter-failed = I could not interpret this message: { $error }
+
+progress-line = Objective #{ $id } — { $title }
+progress-count = { $done }/{ $total } ✓
+progress-running = { $agents } running
+progress-planning = planning…
+progress-completed = done ✓
+progress-failed = failed ✗
+progress-cancelled = stopped
+progress-blocked = waiting for your decision
+
+validation-header = Validation #{ $id } — { $kind }{ $step }
+validation-step = { " " }({ $step })
+validation-post = Post:
+validation-thread = Thread of { $count } posts:
+validation-album = Album of { $count } images:
+validation-site = Site to publish: { $url }
+validation-pinned = Pinned message:
+validation-poll = Poll: { $question }
+validation-dossier = Dossier to handle by hand:
+validation-other = Content:
+button-approve = ✅ Approve
+button-reject = ❌ Reject
+validation-approved = ✅ Approved by { $who } at { $at }
+validation-rejected = ❌ Rejected by { $who } at { $at }: { $reason }
+validation-already = Already decided.
+validation-reason-prompt = Why reject validation #{ $id }? Reply to this message.
+validation-reason-stored = Rejection recorded; the step runs again with your reason.
+
+decision-header = Decision #{ $id } ({ $urgency })
+decision-context = Context: { $context }
+decision-timeout = Without an answer before { $at }, I will choose "{ $default }".
+decision-recommended = ⭐ { $option }
+decision-answered = → "{ $option }", chosen by { $who } at { $at }
+decision-timed-out = ⏱ Decision #{ $id }: no answer in time, "{ $option }" applied.
+decision-already = This decision is already made.
+urgency-low = low
+urgency-normal = normal
+urgency-high = high
+urgency-critical = critical
+
+alert-info = ℹ️ { $title }
+    { $body }
+alert-warning = ⚠️ { $title }
+    { $body }
+alert-critical = 🚨 { $title }
+    { $body }
+
+log-batch-header = Public log
+log-line = • { $agent }: { $summary } — { $cost }
+log-total = Total: { $total }
+
+status-title = Status
+status-objectives = Objectives in progress: { $count }
+status-tasks = Tasks queued: { $queued }, running: { $running }, waiting: { $blocked }
+status-slots = GPUs busy: { $busy }/{ $total } slots
+status-money = Spent today: { $today } — this month: { $month }
+status-paused = Paused: { $count } objective(s)
+objectives-title = Objectives
+objectives-empty = No objective in progress.
+objectives-line = #{ $id } { $title } — { $status }
+decisions-title = Pending decisions
+decisions-empty = No pending decision.
+decisions-line = #{ $id } { $question }
+validations-title = Pending validations
+validations-empty = No pending validation.
+validations-line = #{ $id } { $kind } — { $step }
+paused = Everything is paused: { $count } objective(s). /resume to go on.
+resumed = Back to work: { $count } objective(s).
+stopped = Objective #{ $id } stopped ({ $tasks } task(s) cancelled).
+stop-usage = Usage: /stop <objective number>
+log-usage = Usage: /log <objective number>
+log-title = Log of objective #{ $id }
+log-empty = Nothing in the log of objective #{ $id }.
+budget-title = Budget
+budget-today = Today: { $amount }
+budget-month = This month: { $amount }
+budget-cloud = Cloud this month: { $spent } of { $cap }
+report-not-built = The daily report is not built yet.
+not-found = #{ $id } not found.
+help-title = Commands:
+
+cmd-status = status: objectives, tasks, GPUs, spending
+cmd-objectives = objectives in progress
+cmd-decisions = pending decisions
+cmd-validations = pending validations
+cmd-pause = pause everything
+cmd-resume = resume everything
+cmd-stop = stop an objective: /stop <id>
+cmd-budget = spending and the cloud cap
+cmd-log = an objective's log: /log <id>
+cmd-report = today's report
+cmd-help = this help

@@ -1,0 +1,104 @@
+# Textes du bot, en français (langue par défaut).
+
+refusal-stranger = Bonjour ! Ce bot est réservé à l'équipe Ulias. Je ne peux pas vous répondre, désolé.
+not-allowed = Vous n'avez pas le droit de faire cela.
+unknown-command = Commande inconnue. /help donne la liste.
+error-generic = Quelque chose a échoué : { $error }
+
+objective-created = Objectif #{ $id } créé : { $title } (priorité { $priority }). Je vous tiens au courant ici.
+objective-question = Je ne suis pas sûr de comprendre « { $message } ». Vous voulez dire :
+objective-corrected = Objectif #{ $id } corrigé : { $title }
+correction-nothing = Je n'ai pas d'objectif récent à corriger.
+interpreter-failed = Je n'ai pas pu interpréter ce message : { $error }
+
+progress-line = Objectif #{ $id } — { $title }
+progress-count = { $done }/{ $total } ✓
+progress-running = { $agents } en cours
+progress-planning = planification…
+progress-completed = terminé ✓
+progress-failed = échoué ✗
+progress-cancelled = arrêté
+progress-blocked = en attente de votre décision
+
+validation-header = Validation #{ $id } — { $kind }{ $step }
+validation-step = { " " }({ $step })
+validation-post = Publication :
+validation-thread = Fil de { $count } messages :
+validation-album = Album de { $count } images :
+validation-site = Site à publier : { $url }
+validation-pinned = Message épinglé :
+validation-poll = Sondage : { $question }
+validation-dossier = Dossier à traiter à la main :
+validation-other = Contenu :
+button-approve = ✅ Approuver
+button-reject = ❌ Rejeter
+validation-approved = ✅ Approuvé par { $who } à { $at }
+validation-rejected = ❌ Rejeté par { $who } à { $at } : { $reason }
+validation-already = Déjà traité.
+validation-reason-prompt = Pourquoi rejeter la validation #{ $id } ? Répondez à ce message.
+validation-reason-stored = Rejet enregistré ; l'étape repart avec votre raison.
+
+decision-header = Décision #{ $id } ({ $urgency })
+decision-context = Contexte : { $context }
+decision-timeout = Sans réponse avant { $at }, je choisirai « { $default } ».
+decision-recommended = ⭐ { $option }
+decision-answered = → « { $option } », choisi par { $who } à { $at }
+decision-timed-out = ⏱ Décision #{ $id } : pas de réponse à temps, « { $option } » appliqué.
+decision-already = Cette décision est déjà prise.
+urgency-low = basse
+urgency-normal = normale
+urgency-high = haute
+urgency-critical = critique
+
+alert-info = ℹ️ { $title }
+    { $body }
+alert-warning = ⚠️ { $title }
+    { $body }
+alert-critical = 🚨 { $title }
+    { $body }
+
+log-batch-header = Journal public
+log-line = • { $agent } : { $summary } — { $cost }
+log-total = Total : { $total }
+
+status-title = État
+status-objectives = Objectifs en cours : { $count }
+status-tasks = Tâches en file : { $queued }, en cours : { $running }, en attente : { $blocked }
+status-slots = GPU occupés : { $busy }/{ $total } créneaux
+status-money = Dépensé aujourd'hui : { $today } — ce mois : { $month }
+status-paused = En pause : { $count } objectif(s)
+objectives-title = Objectifs
+objectives-empty = Aucun objectif en cours.
+objectives-line = #{ $id } { $title } — { $status }
+decisions-title = Décisions en attente
+decisions-empty = Aucune décision en attente.
+decisions-line = #{ $id } { $question }
+validations-title = Validations en attente
+validations-empty = Aucune validation en attente.
+validations-line = #{ $id } { $kind } — { $step }
+paused = Tout est en pause : { $count } objectif(s). /resume pour reprendre.
+resumed = C'est reparti : { $count } objectif(s).
+stopped = Objectif #{ $id } arrêté ({ $tasks } tâche(s) annulée(s)).
+stop-usage = Usage : /stop <numéro d'objectif>
+log-usage = Usage : /log <numéro d'objectif>
+log-title = Journal de l'objectif #{ $id }
+log-empty = Rien dans le journal de l'objectif #{ $id }.
+budget-title = Budget
+budget-today = Aujourd'hui : { $amount }
+budget-month = Ce mois : { $amount }
+budget-cloud = Cloud ce mois : { $spent } sur { $cap }
+report-not-built = Le rapport quotidien n'est pas encore construit.
+not-found = #{ $id } introuvable.
+help-title = Commandes :
+
+cmd-status = l'état : objectifs, tâches, GPU, dépenses
+cmd-objectives = les objectifs en cours
+cmd-decisions = les décisions en attente
+cmd-validations = les validations en attente
+cmd-pause = tout mettre en pause
+cmd-resume = tout reprendre
+cmd-stop = arrêter un objectif : /stop <id>
+cmd-budget = les dépenses et le plafond cloud
+cmd-log = le journal d'un objectif : /log <id>
+cmd-report = le rapport du jour
+cmd-help = cette aide
