@@ -147,10 +147,7 @@ pub async fn plan_objective(
     let catalogue = runner.catalogue.as_ref();
     let mut input = json!({"objective": objective.title, "description": objective.description,
                            "agents": agent_list(catalogue)});
-    let director_task = director_task(runner, objective, &input).await?;
-    let task = store
-        .claim_task(director_task, worker, now, TimeDelta::minutes(15))
-        .await?;
+    let task = director_task(runner, objective, &input, worker).await?;
     let mut problems = Vec::new();
     for attempt in 0..2 {
         let mut run_task = task.clone();
@@ -210,11 +207,13 @@ pub async fn plan_objective(
     .await
 }
 
+/// The Director's own task, claimed by `worker` at creation.
 async fn director_task(
     runner: &Runner,
     objective: &Objective,
     input: &Value,
-) -> Result<TaskId, StoreError> {
+    worker: &str,
+) -> Result<Task, StoreError> {
     let now = runner.clock.now();
     let spec = runner.catalogue.get(DIRECTOR);
     let team = spec.map_or(ulias_core::domain::Team::Direction, |s| s.team);
@@ -225,9 +224,10 @@ async fn director_task(
     task.objective_id = Some(objective.id);
     task.input = input.clone();
     task.priority = objective.priority;
-    let task = runner.store.create_task(&task, now).await?;
-    runner.store.queue_task(task.id, now).await?;
-    Ok(task.id)
+    runner
+        .store
+        .create_claimed_task(&task, worker, now, TimeDelta::minutes(15))
+        .await
 }
 
 async fn create_tasks(

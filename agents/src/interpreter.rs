@@ -42,10 +42,8 @@ pub async fn interpret(
     let mut task = NewTask::new(spec.name.clone(), spec.team, "Interpret a CEO message", now);
     task.input = json!({"message": message, "context": context});
     task.priority = Priority::new(9).unwrap_or_default();
-    let task = store.create_task(&task, now).await?;
-    store.queue_task(task.id, now).await?;
     let task = store
-        .claim_task(task.id, worker, now, TimeDelta::minutes(5))
+        .create_claimed_task(&task, worker, now, TimeDelta::minutes(5))
         .await?;
     let outcome = match runner.run(&task, RunMode::Live).await {
         Ok(outcome) => outcome,

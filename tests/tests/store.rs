@@ -63,6 +63,8 @@ on_both_backends!(
     approving_twice_queues_one_publication,
     concurrent_approvals_queue_one_publication,
     rejecting_keeps_the_reason_and_queues_nothing,
+    a_task_claimed_at_creation_never_enters_the_queue,
+    a_stopped_operation_cancels_its_open_steps_and_withdraws_its_validations,
 );
 
 fn t0() -> DateTime<Utc> {
@@ -799,4 +801,83 @@ async fn rejecting_keeps_the_reason_and_queues_nothing(db: &TestDb) {
         .unwrap_err();
     assert!(is_illegal(&approve, "rejected", "approved"), "{approve}");
     assert_eq!(db.scalar("SELECT COUNT(*) FROM publications").await, 0);
+}
+
+/// The bug where the engine took the Interpreter's task between its
+/// creation and its claim (the CEO then got a decision instead of an
+/// objective).
+async fn a_task_claimed_at_creation_never_enters_the_queue(db: &TestDb) {
+    let store = db.migrated().await;
+    let task = store
+        .create_claimed_task(&new_task("interpret", t0()), "bot", t0(), minutes(5))
+        .await
+        .unwrap();
+    assert_eq!(task.status, TaskStatus::Running);
+    assert_eq!(task.attempts, 1);
+    assert_eq!(task.lease.as_ref().unwrap().owner, "bot");
+    store.promote_ready_tasks(t0()).await.unwrap();
+    let other = store
+        .claim_next_task("engine", t0(), minutes(5))
+        .await
+        .unwrap();
+    assert!(other.is_none(), "nothing for another worker to take");
+    let done = store
+        .complete_task(task.id, "bot", &TaskOutcome::default(), t0())
+        .await
+        .unwrap();
+    assert_eq!(done.status, TaskStatus::Completed);
+}
+
+async fn a_stopped_operation_cancels_its_open_steps_and_withdraws_its_validations(db: &TestDb) {
+    use ulias_core::domain::{
+        NewOperation, NewValidation, OperationStatus, ValidationKind, ValidationStatus,
+    };
+    let store = db.migrated().await;
+    let operation = store
+        .create_operation(
+            &NewOperation {
+                name: "PEPE2".into(),
+                token_symbol: None,
+                chain: None,
+                official_address: None,
+                j0_at: t0(),
+            },
+            t0(),
+        )
+        .await
+        .unwrap();
+    store
+        .set_operation_status(operation.id, OperationStatus::Running, t0())
+        .await
+        .unwrap();
+    let mut step = new_task("step", t0());
+    step.operation_id = Some(operation.id);
+    let step = store.create_task(&step, t0()).await.unwrap();
+    let validation = NewValidation {
+        task_id: Some(step.id),
+        operation_id: Some(operation.id),
+        kind: ValidationKind::Post,
+        target: PublicationTarget::X,
+        payload: serde_json::json!({"text": "gm"}),
+    };
+    let validation = store.create_validation(&validation, t0()).await.unwrap();
+
+    let stopped = store.stop_operation(operation.id, t0()).await.unwrap();
+
+    assert_eq!(
+        (stopped.tasks_cancelled, stopped.validations_withdrawn),
+        (1, 1)
+    );
+    assert_eq!(
+        store.task(step.id).await.unwrap().status,
+        TaskStatus::Cancelled
+    );
+    assert_eq!(
+        store.validation(validation.id).await.unwrap().status,
+        ValidationStatus::Cancelled
+    );
+    assert!(
+        store.stop_operation(operation.id, t0()).await.is_err(),
+        "stopped once"
+    );
 }

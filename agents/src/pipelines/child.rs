@@ -52,10 +52,8 @@ impl<'a> Children<'a> {
         new.parent_task_id = Some(self.parent.id);
         new.input = input;
         new.max_attempts = 1;
-        let created = store.create_task(&new, now).await?;
-        store.queue_task(created.id, now).await?;
         let task = store
-            .claim_task(created.id, self.worker, now, CHILD_LEASE)
+            .create_claimed_task(&new, self.worker, now, CHILD_LEASE)
             .await?;
         let mut runner = self.runner.clone();
         if temperature.is_some() {

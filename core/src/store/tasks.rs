@@ -28,9 +28,9 @@ macro_rules! task_columns {
 
 const INSERT_TASK: &str = "INSERT INTO tasks (objective_id, operation_id, step_key, agent, team, \
      title, input, status, pipeline, priority, due_at, max_attempts, created_at, kind, \
-     requires_validation, gate, parent_task_id) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
-     RETURNING id";
+     requires_validation, gate, parent_task_id, attempts, lease_owner, lease_expires_at, started_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
+     $20, $21) RETURNING id";
 
 const SELECT_TASK: &str = concat!("SELECT ", task_columns!(), " FROM tasks WHERE id = $1");
 
@@ -241,6 +241,40 @@ impl Store {
     /// Creates a `pending` task and its dependency links in one transaction.
     /// A dependency on a task that does not exist is refused.
     pub async fn create_task(&self, new: &NewTask, now: DateTime<Utc>) -> Result<Task, StoreError> {
+        self.insert_task(new, now, None).await
+    }
+
+    /// Creates a task already claimed by `worker` (running, its first
+    /// attempt counted, leased until `now + lease`), for work a caller does
+    /// itself at once (the Interpreter's reading, the Director's plan, a
+    /// pipeline's child). It never passes through the queue, so no other
+    /// worker can take it first.
+    pub async fn create_claimed_task(
+        &self,
+        new: &NewTask,
+        worker: &str,
+        now: DateTime<Utc>,
+        lease: TimeDelta,
+    ) -> Result<Task, StoreError> {
+        self.insert_task(new, now, Some((worker, now + lease)))
+            .await
+    }
+
+    async fn insert_task(
+        &self,
+        new: &NewTask,
+        now: DateTime<Utc>,
+        claimed: Option<(&str, DateTime<Utc>)>,
+    ) -> Result<Task, StoreError> {
+        if claimed.is_some() && !new.depends_on.is_empty() {
+            return Err(StoreError::Invalid(
+                "a task claimed at creation cannot wait for dependencies".into(),
+            ));
+        }
+        let status = match claimed {
+            Some(_) => TaskStatus::Running,
+            None => TaskStatus::Pending,
+        };
         if new.max_attempts == 0 {
             return Err(StoreError::Invalid(
                 "a task needs at least one attempt".into(),
@@ -256,7 +290,7 @@ impl Store {
                 .bind(new.team.as_str())
                 .bind(new.title.as_str())
                 .bind(Json(&new.input))
-                .bind(TaskStatus::Pending.as_str())
+                .bind(status.as_str())
                 .bind(new.pipeline.as_str())
                 .bind(new.priority.get())
                 .bind(to_ms(new.due_at))
@@ -266,6 +300,10 @@ impl Store {
                 .bind(new.requires_validation)
                 .bind(new.gate)
                 .bind(new.parent_task_id.map(TaskId::get))
+                .bind(i64::from(claimed.is_some()))
+                .bind(claimed.map(|(worker, _)| worker))
+                .bind(claimed.map(|(_, expires)| to_ms(expires)))
+                .bind(claimed.map(|_| to_ms(now)))
                 .fetch_one(&mut *tx)
                 .await?;
             for dependency in &new.depends_on {

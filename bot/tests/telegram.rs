@@ -1,0 +1,469 @@
+//! The Telegram surface end to end: the library's `run(settings, shutdown)`
+//! against the loopback fake of the Bot API, over real HTTP, with a
+//! scripted model server and a real SQLite store.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+
+use std::time::Duration;
+
+use chrono::TimeDelta;
+use secrecy::SecretString;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use ulias_bot::telegram;
+use ulias_core::clock::{Clock, SystemClock};
+use ulias_core::domain::{
+    NewDecision, NewTask, NewValidation, ObjectiveId, PublicationTarget, TaskOutcome, TaskStatus,
+    Team, Urgency, ValidationId, ValidationKind, ValidationStatus,
+};
+use ulias_core::settings::{Locale, Settings, ToolProtocol};
+use ulias_core::store::Store;
+use ulias_tests::db::TestDb;
+use ulias_tests::fake_llm::FakeLlm;
+use ulias_tests::fake_telegram::{FakeTelegram, FakeUser, TOKEN};
+use ulias_tests::harness::prompts_dir;
+
+const CEO: i64 = 1001;
+const TEAMMATE: i64 = 2002;
+const STRANGER: i64 = 3003;
+const TEAM_CHAT: i64 = -100_777;
+const LOG_CHANNEL: i64 = -100_888;
+const WAIT: Duration = Duration::from_secs(15);
+
+struct Surface {
+    tg: FakeTelegram,
+    llm: FakeLlm,
+    db: TestDb,
+    stop: Option<oneshot::Sender<()>>,
+    process: Option<JoinHandle<anyhow::Result<()>>>,
+}
+
+fn ceo() -> FakeUser {
+    FakeUser::new(CEO, "Alice").with_username("alice")
+}
+fn teammate() -> FakeUser {
+    FakeUser::new(TEAMMATE, "Bob").with_username("bob")
+}
+fn stranger() -> FakeUser {
+    FakeUser::new(STRANGER, "Mallory")
+}
+
+fn interpretation(title: &str, confidence: f64, guesses: &[&str]) -> Value {
+    json!({"tool_calls": [{"name": "finish", "arguments": {
+        "title": title, "description": format!("{title}, in detail"), "priority": 6,
+        "team": "ops", "guesses": guesses, "confidence": confidence}}]})
+}
+
+impl Surface {
+    /// The process on a fresh database.
+    async fn start(locale: Locale, turns: Vec<Value>) -> Self {
+        let db = TestDb::sqlite().await;
+        db.migrated().await;
+        Self::start_on(db, locale, turns).await
+    }
+
+    async fn start_on(db: TestDb, locale: Locale, turns: Vec<Value>) -> Self {
+        let tg = FakeTelegram::start().await;
+        tg.add_user_chat(&ceo());
+        tg.add_user_chat(&teammate());
+        tg.add_user_chat(&stranger());
+        tg.add_group(TEAM_CHAT, "Team");
+        tg.add_channel(LOG_CHANNEL, "Public log");
+        let llm = FakeLlm::start(turns).await;
+        let mut settings = Settings {
+            locale,
+            prompts_dir: prompts_dir().to_path_buf(),
+            ..Settings::default()
+        };
+        settings.database.url = SecretString::from(db.url.clone());
+        settings.telegram.token = Some(SecretString::from(TOKEN));
+        settings.telegram.api_url = tg.api_url.parse().unwrap();
+        settings.telegram.users.ceo = vec![CEO];
+        settings.telegram.users.team = vec![TEAMMATE];
+        settings.telegram.chats.ceo = Some(CEO);
+        settings.telegram.chats.team = Some(TEAM_CHAT);
+        settings.telegram.chats.log_channel = Some(LOG_CHANNEL);
+        settings.models.pools.truncate(1);
+        settings.models.pools[0].base_url = llm.base_url.parse().unwrap();
+        settings.models.pools[0].protocol = ToolProtocol::Tools;
+        settings.engine.tick_seconds = 1;
+        settings.engine.notify_seconds = 1;
+        settings.engine.log_batch_seconds = 1;
+        let (stop, stopped) = oneshot::channel::<()>();
+        let process = tokio::spawn(telegram::run(settings, async {
+            let _ = stopped.await;
+        }));
+        Self {
+            tg,
+            llm,
+            db,
+            stop: Some(stop),
+            process: Some(process),
+        }
+    }
+
+    fn store(&self) -> &Store {
+        &self.db.store
+    }
+
+    /// The first message in `chat` whose text contains `needle`, waiting for it.
+    async fn message_containing(&self, chat: i64, needle: &str) -> Value {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            if let Some(found) = self
+                .tg
+                .messages(chat)
+                .into_iter()
+                .find(|m| m["text"].as_str().is_some_and(|t| t.contains(needle)))
+            {
+                return found;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no message containing {needle:?} in {chat}; sent: {:?}",
+                self.tg.sent_texts(chat)
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(process) = self.process.take() {
+            let done = tokio::time::timeout(Duration::from_secs(10), process).await;
+            let result = done
+                .expect("the process stops")
+                .expect("the process did not panic");
+            result.expect("the process ends without error");
+        }
+    }
+}
+
+fn button_data(message: &Value) -> Vec<String> {
+    message["reply_markup"]["inline_keyboard"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter_map(|b| b["callback_data"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn id_of(message: &Value) -> i32 {
+    i32::try_from(message["message_id"].as_i64().unwrap()).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_ceo_text_becomes_an_objective_confirmed_with_its_id() {
+    let s = Surface::start(
+        Locale::Fr,
+        vec![interpretation("Vérifier les backups", 0.85, &[])],
+    )
+    .await;
+
+    s.tg.send_text(CEO, &ceo(), "vérifie les backups de cette nuit");
+
+    let confirmation = s.message_containing(CEO, "Objectif #1 créé").await;
+    assert!(
+        confirmation["text"]
+            .as_str()
+            .unwrap()
+            .contains("Vérifier les backups")
+    );
+    let objective = s.store().objective(ObjectiveId::new(1)).await.unwrap();
+    assert_eq!(objective.title, "Vérifier les backups");
+    let interactions = s.store().recent_interactions(5).await.unwrap();
+    assert_eq!(
+        interactions[0].raw_message,
+        "vérifie les backups de cette nuit"
+    );
+    assert_eq!(interactions[0].objective_id, Some(objective.id));
+    assert!(
+        !s.tg.calls_of("sendChatAction").is_empty(),
+        "typing… while interpreting"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_short_unsure_text_asks_and_the_pressed_guess_becomes_the_objective() {
+    let reading = interpretation(
+        "Backups",
+        0.4,
+        &["Vérifier les backups", "Relancer le backup"],
+    );
+    let s = Surface::start(Locale::Fr, vec![reading]).await;
+
+    s.tg.send_text(CEO, &ceo(), "backups ?");
+
+    let question = s.message_containing(CEO, "Je ne suis pas sûr").await;
+    let buttons = button_data(&question);
+    assert_eq!(buttons.len(), 2, "{question}");
+    assert!(
+        s.store()
+            .objectives_with_status(ulias_core::domain::ObjectiveStatus::Pending)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    s.tg.press_button(&ceo(), CEO, id_of(&question), &buttons[1]);
+
+    s.message_containing(CEO, "Objectif #1 créé : Relancer le backup")
+        .await;
+    let interaction = &s.store().recent_interactions(1).await.unwrap()[0];
+    assert_eq!(interaction.objective_id, Some(ObjectiveId::new(1)));
+    assert!(
+        interaction
+            .feedback
+            .as_deref()
+            .unwrap()
+            .contains("Relancer le backup")
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stranger_gets_one_refusal_nothing_else_and_an_audit_row() {
+    let s = Surface::start(Locale::Fr, Vec::new()).await;
+
+    s.tg.send_text(STRANGER, &stranger(), "send me the admin keys");
+    s.message_containing(STRANGER, "réservé à l'équipe").await;
+    s.tg.send_text(STRANGER, &stranger(), "hello??");
+    let audited = async {
+        loop {
+            let rows = s
+                .store()
+                .audit_rows("private_message_refused")
+                .await
+                .unwrap();
+            if rows.len() == 2 {
+                return rows;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let rows = tokio::time::timeout(WAIT, audited).await.unwrap();
+
+    assert_eq!(rows[0].0, STRANGER.to_string());
+    assert_eq!(rows[0].1, "unknown");
+    assert_eq!(s.tg.sent_texts(STRANGER).len(), 1, "one refusal only");
+    assert_eq!(s.llm.played(), 0, "no model call for a stranger");
+    assert!(s.store().recent_interactions(5).await.unwrap().is_empty());
+    s.stop().await;
+}
+
+async fn pending_validation(store: &Store) -> ValidationId {
+    let validation = NewValidation {
+        task_id: None,
+        operation_id: None,
+        kind: ValidationKind::Thread,
+        target: PublicationTarget::X,
+        payload: json!({"step": "cm.comeback_thread", "args": {"parts": ["We are back.", "Here is the plan."]}}),
+    };
+    store
+        .create_validation(&validation, SystemClock.now())
+        .await
+        .unwrap()
+        .id
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn approve_pressed_twice_at_once_publishes_once_and_a_stranger_cannot_press() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let id = pending_validation(&db.store).await;
+    let s = Surface::start_on(db, Locale::Fr, Vec::new()).await;
+
+    let preview = s.message_containing(TEAM_CHAT, "Validation #1").await;
+    let text = preview["text"].as_str().unwrap();
+    assert!(
+        text.contains("1/2 We are back.") && text.contains("2/2 Here is the plan."),
+        "{text}"
+    );
+    let approve = button_data(&preview)[0].clone();
+    s.tg.press_button(&stranger(), TEAM_CHAT, id_of(&preview), &approve);
+    s.tg.wait_for("answerCallbackQuery", |p| p["show_alert"] == true, WAIT)
+        .await
+        .unwrap();
+    assert_eq!(
+        s.store().validation(id).await.unwrap().status,
+        ValidationStatus::Pending
+    );
+
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
+
+    s.message_containing(TEAM_CHAT, "Approuvé par bob").await;
+    s.tg.wait_for("answerCallbackQuery", |p| p["text"] == "Déjà traité.", WAIT)
+        .await
+        .unwrap();
+    assert_eq!(
+        s.store().publication_counts().await.unwrap(),
+        (1, 0),
+        "published once"
+    );
+    let approvals = s.store().audit_rows("validation_approved").await.unwrap();
+    assert_eq!(approvals.len(), 1);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reject_asks_why_by_force_reply_and_the_step_runs_again_with_the_reason() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let store = &db.store;
+    let now = SystemClock.now() - TimeDelta::minutes(5);
+    let task = NewTask::new(
+        "analyst".parse().unwrap(),
+        Team::Research,
+        "Weekly trends",
+        now,
+    );
+    let task = store.create_task(&task, now).await.unwrap();
+    store.promote_ready_tasks(now).await.unwrap();
+    store
+        .claim_next_task("earlier", now, TimeDelta::hours(1))
+        .await
+        .unwrap();
+    store
+        .block_task(task.id, "earlier", &TaskOutcome::default(), now)
+        .await
+        .unwrap();
+    let validation = NewValidation {
+        task_id: Some(task.id),
+        operation_id: None,
+        kind: ValidationKind::Post,
+        target: PublicationTarget::X,
+        payload: json!({"args": {"text": "Trends are up 20%!!!"}}),
+    };
+    let id = store.create_validation(&validation, now).await.unwrap().id;
+    let rerun = json!({"tool_calls": [{"name": "finish", "arguments": {
+        "summary": "Trends up 20%", "findings": [], "confidence": 0.9}}]});
+    let s = Surface::start_on(db, Locale::Fr, vec![rerun]).await;
+
+    let preview = s.message_containing(TEAM_CHAT, "Validation #1").await;
+    let reject = button_data(&preview)[1].clone();
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &reject);
+    let prompt = s.message_containing(TEAM_CHAT, "Pourquoi rejeter").await;
+    let force =
+        s.tg.wait_for(
+            "sendMessage",
+            |p| p["reply_markup"]["force_reply"] == true,
+            WAIT,
+        )
+        .await;
+    assert!(force.is_some(), "the reason is asked by force-reply");
+    s.tg.reply_text(
+        TEAM_CHAT,
+        &teammate(),
+        "Trop d'exclamations",
+        id_of(&prompt),
+    );
+
+    s.message_containing(TEAM_CHAT, "Rejet enregistré").await;
+    let validation = s.store().validation(id).await.unwrap();
+    assert_eq!(validation.status, ValidationStatus::Rejected);
+    assert_eq!(
+        validation.rejection_reason.as_deref(),
+        Some("Trop d'exclamations")
+    );
+    let task = s.store().task(task.id).await.unwrap();
+    assert_eq!(task.input["rejection_reason"], "Trop d'exclamations");
+    assert_ne!(task.status, TaskStatus::Blocked, "the step runs again");
+    s.message_containing(TEAM_CHAT, "Rejeté par bob").await;
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_decision_reaching_its_timeout_is_applied_and_announced() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let decision = NewDecision {
+        task_id: None,
+        objective_id: None,
+        question: "Supprimer les logs de plus de 60 jours ?".to_owned(),
+        context_summary: "Le disque est plein à 91 %.".to_owned(),
+        options: vec!["Oui".to_owned(), "Non".to_owned()],
+        recommended: Some(0),
+        urgency: Urgency::High,
+        timeout_at: Some(SystemClock.now() + TimeDelta::seconds(3)),
+        auto_decision: Some(1),
+    };
+    db.store
+        .create_decision(&decision, SystemClock.now())
+        .await
+        .unwrap();
+    let s = Surface::start_on(db, Locale::Fr, Vec::new()).await;
+
+    let shown = s.message_containing(CEO, "Décision #1").await;
+    assert_eq!(button_data(&shown), ["d:1:0", "d:1:1"]);
+    assert!(
+        shown["reply_markup"].to_string().contains("⭐ Oui"),
+        "the recommended option is marked"
+    );
+
+    s.message_containing(
+        CEO,
+        "⏱ Décision #1 : pas de réponse à temps, « Non » appliqué.",
+    )
+    .await;
+    s.message_containing(CEO, "→ « Non », choisi par timeout")
+        .await;
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_429_delays_the_message_until_retry_after_and_loses_nothing() {
+    let s = Surface::start(
+        Locale::Fr,
+        vec![interpretation("Vérifier les backups", 0.85, &[])],
+    )
+    .await;
+    s.tg.wait_for("setMyCommands", |_| true, WAIT)
+        .await
+        .unwrap();
+    s.tg.fail_next("sendMessage", 1, 2);
+
+    s.tg.send_text(CEO, &ceo(), "vérifie les backups de cette nuit");
+
+    s.message_containing(CEO, "Objectif #1 créé").await;
+    let sends: Vec<_> =
+        s.tg.calls()
+            .into_iter()
+            .filter(|c| c.method.eq_ignore_ascii_case("sendMessage"))
+            .collect();
+    let refused = sends
+        .iter()
+        .find(|c| c.refused)
+        .expect("one send was refused with 429");
+    let delivered = sends
+        .iter()
+        .find(|c| !c.refused && c.params["text"] == refused.params["text"])
+        .unwrap();
+    assert!(
+        delivered.at.duration_since(refused.at) >= Duration::from_secs(2),
+        "sent again after retry_after"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn status_answers_in_french_by_default_and_in_english_when_the_locale_is_en() {
+    for (locale, expected) in [
+        (Locale::Fr, "Objectifs en cours : 0"),
+        (Locale::En, "Objectives in progress: 0"),
+    ] {
+        let s = Surface::start(locale, Vec::new()).await;
+        s.tg.send_text(CEO, &ceo(), "/status");
+        let status = s.message_containing(CEO, expected).await;
+        assert!(status["text"].as_str().unwrap().contains("GPU"));
+        let menus = s.tg.calls_of("setMyCommands");
+        assert_eq!(menus.len(), 2, "the menu in French (default) and English");
+        assert!(menus.iter().any(|c| c.params["language_code"] == "en"));
+        s.stop().await;
+    }
+}
