@@ -26,13 +26,33 @@ pub enum Interpreted {
 }
 
 /// Runs the Interpreter on `message` as `worker`; `context` (the CEO's
-/// profile, the last interactions) goes with it.
+/// profile, the last interactions) goes with it. A confident reading, or a
+/// long message, becomes a pending objective; a short unsure one, a question.
 pub async fn interpret(
     runner: &Runner,
     message: &str,
     context: serde_json::Value,
     worker: &str,
 ) -> Result<Interpreted, PlanningError> {
+    let reading = read(runner, message, context, worker).await?;
+    if message.split_whitespace().count() < SHORT_MESSAGE_WORDS && reading.confidence < ASK_BELOW {
+        return Ok(Interpreted::Ask(reading));
+    }
+    let objective = runner
+        .store
+        .create_objective(&objective_of(&reading), runner.clock.now())
+        .await?;
+    Ok(Interpreted::Objective(objective, reading))
+}
+
+/// The Interpreter's reading of `message`, and nothing more (a correction
+/// rewrites an objective with it).
+pub async fn read(
+    runner: &Runner,
+    message: &str,
+    context: serde_json::Value,
+    worker: &str,
+) -> Result<Interpretation, PlanningError> {
     let store = &runner.store;
     let now = runner.clock.now();
     let spec = runner
@@ -62,17 +82,11 @@ pub async fn interpret(
             runner.clock.now(),
         )
         .await?;
-    let reading: Interpretation =
-        serde_json::from_value(outcome.output).map_err(|e| RunError::InvalidOutput {
+    serde_json::from_value(outcome.output).map_err(|e| {
+        PlanningError::Run(RunError::InvalidOutput {
             errors: vec![e.to_string()],
-        })?;
-    if message.split_whitespace().count() < SHORT_MESSAGE_WORDS && reading.confidence < ASK_BELOW {
-        return Ok(Interpreted::Ask(reading));
-    }
-    let objective = store
-        .create_objective(&objective_of(&reading), runner.clock.now())
-        .await?;
-    Ok(Interpreted::Objective(objective, reading))
+        })
+    })
 }
 
 /// The objective a reading describes.

@@ -467,3 +467,176 @@ async fn status_answers_in_french_by_default_and_in_english_when_the_locale_is_e
         s.stop().await;
     }
 }
+
+fn finish(arguments: Value) -> Value {
+    json!({"tool_calls": [{"name": "finish", "arguments": arguments}]})
+}
+
+fn report(summary: &str) -> Value {
+    finish(json!({"summary": summary, "findings": [], "confidence": 0.9}))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_confirmation_is_edited_as_the_objective_progresses() {
+    let plan = finish(json!({
+        "team": "research", "rationale": "Two looks, one after the other.", "escalate": null,
+        "confidence": 0.9, "tasks": [
+            {"key": "a", "agent": "analyst", "title": "Read the logs", "description": "Errors",
+             "pipeline": "direct", "depends_on": [], "priority": 6},
+            {"key": "b", "agent": "analyst", "title": "Compare with last week", "description": "Trend",
+             "pipeline": "direct", "depends_on": ["a"], "priority": 6}]}));
+    let lessons = finish(json!({"lessons": [], "confidence": 0.8}));
+    let turns = vec![
+        interpretation("Analyser les erreurs", 0.85, &[]),
+        plan,
+        report("12 errors"),
+        report("down 30%"),
+        lessons,
+    ];
+    let s = Surface::start(Locale::Fr, turns).await;
+
+    s.tg.send_text(
+        CEO,
+        &ceo(),
+        "regarde les erreurs de la semaine dans les logs",
+    );
+
+    let confirmation = s.message_containing(CEO, "Objectif #1 créé").await;
+    let edited =
+        s.tg.wait_for(
+            "editMessageText",
+            |p| {
+                p["message_id"] == confirmation["message_id"]
+                    && p["text"].as_str().unwrap_or_default().contains("terminé ✓")
+            },
+            WAIT,
+        )
+        .await;
+    assert!(edited.is_some(), "edits: {:?}", s.tg.sent_texts(CEO));
+    let texts = s.tg.sent_texts(CEO);
+    assert!(
+        texts.iter().any(|t| t.contains("2/3 ✓")),
+        "a count of done tasks was shown: {texts:?}"
+    );
+    assert!(
+        !texts.iter().any(|t| t.starts_with("ℹ")),
+        "the end shows in place, not as a second message: {texts:?}"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_correction_fixes_the_last_objective_and_is_kept_as_feedback() {
+    let escalate = finish(
+        json!({"team": "ops", "rationale": "Unclear.", "escalate": "Which logs?",
+        "confidence": 0.3, "tasks": [{"key": "a", "agent": "analyst", "title": "t", "description": "d",
+        "pipeline": "direct", "depends_on": [], "priority": 5}]}),
+    );
+    let turns = vec![
+        interpretation("Vérifier les backups", 0.85, &[]),
+        escalate,
+        interpretation("Vérifier les logs d'authentification", 0.9, &[]),
+    ];
+    let s = Surface::start(Locale::Fr, turns).await;
+    s.tg.send_text(CEO, &ceo(), "vérifie les backups de cette nuit");
+    s.message_containing(CEO, "Objectif #1 créé").await;
+    let planned = async {
+        while s.llm.played() < 2 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(WAIT, planned).await.unwrap();
+
+    s.tg.send_text(
+        CEO,
+        &ceo(),
+        "non, je voulais dire les logs d'authentification",
+    );
+
+    s.message_containing(
+        CEO,
+        "Objectif #1 corrigé : Vérifier les logs d'authentification",
+    )
+    .await;
+    let objective = s.store().objective(ObjectiveId::new(1)).await.unwrap();
+    assert_eq!(objective.title, "Vérifier les logs d'authentification");
+    let first = s
+        .store()
+        .recent_interactions(5)
+        .await
+        .unwrap()
+        .into_iter()
+        .last()
+        .unwrap();
+    assert_eq!(
+        first.feedback.as_deref(),
+        Some("non, je voulais dire les logs d'authentification")
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_public_log_channel_gets_batches_with_costs_and_the_running_total() {
+    use ulias_core::domain::{LogKind, LogScope, NewLogEntry, NewOperation};
+    use ulias_core::money::Usd;
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let now = SystemClock.now();
+    let operation = db
+        .store
+        .create_operation(
+            &NewOperation {
+                name: "PEPE2".into(),
+                token_symbol: None,
+                chain: None,
+                official_address: None,
+                j0_at: now,
+            },
+            now,
+        )
+        .await
+        .unwrap();
+    for (summary, micros) in [
+        ("scanner turn 1: called read_file", 1_200),
+        ("scanner turn 2: finished", 3_400),
+    ] {
+        let scope = LogScope {
+            operation_id: Some(operation.id),
+            agent: Some("scanner".into()),
+            ..LogScope::default()
+        };
+        let entry = NewLogEntry {
+            public: true,
+            cost: Usd::from_micros(micros),
+            ..NewLogEntry::event(scope, LogKind::ModelCall, summary)
+        };
+        db.store.append_log(&entry, now).await.unwrap();
+    }
+    let private = NewLogEntry::event(
+        LogScope::default(),
+        LogKind::System,
+        "internal housekeeping",
+    );
+    db.store.append_log(&private, now).await.unwrap();
+    let s = Surface::start_on(db, Locale::Fr, Vec::new()).await;
+
+    let batch = s.message_containing(LOG_CHANNEL, "Journal public").await;
+    let text = batch["text"].as_str().unwrap();
+    assert!(
+        text.contains("• scanner : scanner turn 1: called read_file — $0.0012"),
+        "{text}"
+    );
+    assert!(
+        text.contains("scanner turn 2: finished — $0.0034"),
+        "{text}"
+    );
+    assert!(text.contains("Total : $0.0046"), "{text}");
+    assert!(!text.contains("housekeeping"), "only public rows");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(
+        s.tg.sent_texts(LOG_CHANNEL).len(),
+        1,
+        "each row is posted once"
+    );
+    s.stop().await;
+}

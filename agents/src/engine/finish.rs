@@ -5,7 +5,8 @@
 use chrono::TimeDelta;
 use serde_json::json;
 use ulias_core::domain::{
-    LogKind, NewLogEntry, NewTask, ObjectiveId, ObjectiveStatus, OperationStatus, Priority, Task,
+    LogKind, NewLogEntry, NewTask, ObjectiveId, ObjectiveSource, ObjectiveStatus, OperationStatus,
+    Priority, Task,
 };
 use ulias_core::store::{ObjectiveUpdate, StoreError};
 
@@ -63,12 +64,16 @@ impl Engine {
         };
         let now = self.runner.clock.now();
         store.set_objective_status(id, status, update, now).await?;
-        self.tell(
-            AlertLevel::Info,
-            format!("Objective #{id} {status}: {}", objective.title),
-            format!("{}/{} tasks completed", progress.completed, progress.total),
-        )
-        .await;
+        // The CEO's own objectives show their end in their confirmation
+        // message (the chat surface edits it); the others are announced.
+        if objective.source != ObjectiveSource::Ceo {
+            self.tell(
+                AlertLevel::Info,
+                format!("Objective #{id} {status}: {}", objective.title),
+                format!("{}/{} tasks completed", progress.completed, progress.total),
+            )
+            .await;
+        }
         self.queue_learner(&objective.title, id, status).await
     }
 

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use teloxide::prelude::*;
 use teloxide::types::{ChatAction, InlineKeyboardButton, InlineKeyboardMarkup};
 use ulias_agents::director::plan_objective;
-use ulias_agents::interpreter::{Interpreted, interpret, objective_of};
+use ulias_agents::interpreter::{Interpreted, interpret, objective_of, read};
 use ulias_agents::schemas::Interpretation;
 use ulias_core::domain::{NewObjective, Objective};
 use ulias_core::store::NewInteraction;
@@ -183,7 +183,7 @@ async fn correct(app: &App, incoming: &Incoming, corrected: &str) -> HandlerResu
     };
     let context = json!({"correcting": last.raw_message});
     let reading = with_typing(app, incoming.chat_id, async {
-        interpret(
+        read(
             &app.engine.runner,
             corrected,
             context,
@@ -192,21 +192,11 @@ async fn correct(app: &App, incoming: &Incoming, corrected: &str) -> HandlerResu
         .await
     })
     .await;
-    let (title, description) = match reading {
-        Ok(Interpreted::Objective(draft, _)) => {
-            // The Interpreter made a new objective of it: the old one is fixed instead.
-            app.store
-                .stop_objective(draft.id, app.clock.now())
-                .await
-                .ok();
-            (draft.title, draft.description)
-        }
-        Ok(Interpreted::Ask(reading)) => {
-            let fixed = objective_of(&reading);
-            (fixed.title, fixed.description)
-        }
-        Err(_) => (corrected.to_owned(), corrected.to_owned()),
+    let fixed = match reading {
+        Ok(reading) => objective_of(&reading),
+        Err(_) => NewObjective::from_ceo(corrected, corrected),
     };
+    let (title, description) = (fixed.title, fixed.description);
     app.store
         .rewrite_objective(objective_id, &title, &description)
         .await?;
