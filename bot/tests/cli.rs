@@ -119,12 +119,12 @@ fn a_missing_settings_file_is_an_error_naming_it() {
 }
 
 #[test]
-fn run_says_it_is_not_built_yet_and_exits_non_zero() {
+fn run_without_a_bot_token_refuses_to_start_and_names_the_key() {
     let dir = tempfile::tempdir().unwrap();
     let out = ulias(dir.path(), &["run"], &[]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("not built yet"),
+        text(&out.stderr).contains("`telegram.token` is not set"),
         "{}",
         text(&out.stderr)
     );

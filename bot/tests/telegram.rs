@@ -64,6 +64,16 @@ impl Surface {
     }
 
     async fn start_on(db: TestDb, locale: Locale, turns: Vec<Value>) -> Self {
+        Self::start_with(db, locale, turns, |_| {}).await
+    }
+
+    /// The process with settings changed by `customise` first.
+    async fn start_with(
+        db: TestDb,
+        locale: Locale,
+        turns: Vec<Value>,
+        customise: impl FnOnce(&mut Settings),
+    ) -> Self {
         let tg = FakeTelegram::start().await;
         tg.add_user_chat(&ceo());
         tg.add_user_chat(&teammate());
@@ -90,6 +100,7 @@ impl Surface {
         settings.engine.tick_seconds = 1;
         settings.engine.notify_seconds = 1;
         settings.engine.log_batch_seconds = 1;
+        customise(&mut settings);
         let (stop, stopped) = oneshot::channel::<()>();
         let process = tokio::spawn(telegram::run(settings, async {
             let _ = stopped.await;
@@ -637,6 +648,68 @@ async fn the_public_log_channel_gets_batches_with_costs_and_the_running_total() 
         s.tg.sent_texts(LOG_CHANNEL).len(),
         1,
         "each row is posted once"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn in_webhook_mode_updates_come_by_https_post_and_need_the_secret() {
+    use ulias_core::settings::{UpdateMode, WebhookSettings};
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let s = Surface::start_with(db, Locale::En, Vec::new(), |settings| {
+        settings.telegram.mode = UpdateMode::Webhook;
+        settings.telegram.webhook = Some(WebhookSettings {
+            listen: format!("127.0.0.1:{port}").parse().unwrap(),
+            public_url: "https://bot.example.org/telegram".parse().unwrap(),
+            secret_token: Some(SecretString::from("s3cret-token")),
+        });
+    })
+    .await;
+    let registered = s.tg.wait_for("setWebhook", |_| true, WAIT).await.unwrap();
+    assert_eq!(registered["url"], "https://bot.example.org/telegram");
+    assert_eq!(registered["secret_token"], "s3cret-token");
+
+    let update = json!({"update_id": 7, "message": {
+        "message_id": 70, "date": 1_764_000_000,
+        "chat": {"id": CEO, "type": "private", "first_name": "Alice"},
+        "from": {"id": CEO, "is_bot": false, "first_name": "Alice", "username": "alice"},
+        "text": "/status", "entities": [{"type": "bot_command", "offset": 0, "length": 7}]}});
+    let client = reqwest::Client::new();
+    let url = format!("http://127.0.0.1:{port}/telegram");
+    let forged = client
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("X-Telegram-Bot-Api-Secret-Token", "wrong")
+        .body(update.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        forged.status().as_u16(),
+        401,
+        "a post without the secret is refused"
+    );
+    let genuine = client
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("X-Telegram-Bot-Api-Secret-Token", "s3cret-token")
+        .body(update.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert!(genuine.status().is_success());
+
+    s.message_containing(CEO, "Objectives in progress: 0").await;
+    assert_eq!(
+        s.tg.sent_texts(CEO).len(),
+        1,
+        "the forged update did nothing"
     );
     s.stop().await;
 }
