@@ -111,6 +111,12 @@ pub const KEYS: &[&str] = &[
     "cmd-log",
     "cmd-report",
     "cmd-help",
+    "group-official-address",
+    "group-captcha",
+    "group-alert",
+    "group-ban-report",
+    "button-unban",
+    "group-unbanned",
 ];
 
 /// The texts of one language.

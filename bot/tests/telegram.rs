@@ -4,169 +4,23 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
 
+mod surface;
+
 use std::time::Duration;
 
 use chrono::TimeDelta;
 use secrecy::SecretString;
-use serde_json::{Value, json};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
-use ulias_bot::telegram;
+use serde_json::json;
 use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
     NewDecision, NewTask, NewValidation, ObjectiveId, PublicationTarget, TaskOutcome, TaskStatus,
     Team, Urgency, ValidationId, ValidationKind, ValidationStatus,
 };
-use ulias_core::settings::{Locale, Settings, ToolProtocol};
+use ulias_core::settings::Locale;
 use ulias_core::store::Store;
 use ulias_tests::db::TestDb;
-use ulias_tests::fake_llm::FakeLlm;
-use ulias_tests::fake_telegram::{FakeTelegram, FakeUser, TOKEN};
-use ulias_tests::harness::prompts_dir;
 
-const CEO: i64 = 1001;
-const TEAMMATE: i64 = 2002;
-const STRANGER: i64 = 3003;
-const TEAM_CHAT: i64 = -100_777;
-const LOG_CHANNEL: i64 = -100_888;
-const WAIT: Duration = Duration::from_secs(15);
-
-struct Surface {
-    tg: FakeTelegram,
-    llm: FakeLlm,
-    db: TestDb,
-    stop: Option<oneshot::Sender<()>>,
-    process: Option<JoinHandle<anyhow::Result<()>>>,
-}
-
-fn ceo() -> FakeUser {
-    FakeUser::new(CEO, "Alice").with_username("alice")
-}
-fn teammate() -> FakeUser {
-    FakeUser::new(TEAMMATE, "Bob").with_username("bob")
-}
-fn stranger() -> FakeUser {
-    FakeUser::new(STRANGER, "Mallory")
-}
-
-fn interpretation(title: &str, confidence: f64, guesses: &[&str]) -> Value {
-    json!({"tool_calls": [{"name": "finish", "arguments": {
-        "title": title, "description": format!("{title}, in detail"), "priority": 6,
-        "team": "ops", "guesses": guesses, "confidence": confidence}}]})
-}
-
-impl Surface {
-    /// The process on a fresh database.
-    async fn start(locale: Locale, turns: Vec<Value>) -> Self {
-        let db = TestDb::sqlite().await;
-        db.migrated().await;
-        Self::start_on(db, locale, turns).await
-    }
-
-    async fn start_on(db: TestDb, locale: Locale, turns: Vec<Value>) -> Self {
-        Self::start_with(db, locale, turns, |_| {}).await
-    }
-
-    /// The process with settings changed by `customise` first.
-    async fn start_with(
-        db: TestDb,
-        locale: Locale,
-        turns: Vec<Value>,
-        customise: impl FnOnce(&mut Settings),
-    ) -> Self {
-        let tg = FakeTelegram::start().await;
-        tg.add_user_chat(&ceo());
-        tg.add_user_chat(&teammate());
-        tg.add_user_chat(&stranger());
-        tg.add_group(TEAM_CHAT, "Team");
-        tg.add_channel(LOG_CHANNEL, "Public log");
-        let llm = FakeLlm::start(turns).await;
-        let mut settings = Settings {
-            locale,
-            prompts_dir: prompts_dir().to_path_buf(),
-            ..Settings::default()
-        };
-        settings.database.url = SecretString::from(db.url.clone());
-        settings.telegram.token = Some(SecretString::from(TOKEN));
-        settings.telegram.api_url = tg.api_url.parse().unwrap();
-        settings.telegram.users.ceo = vec![CEO];
-        settings.telegram.users.team = vec![TEAMMATE];
-        settings.telegram.chats.ceo = Some(CEO);
-        settings.telegram.chats.team = Some(TEAM_CHAT);
-        settings.telegram.chats.log_channel = Some(LOG_CHANNEL);
-        settings.models.pools.truncate(1);
-        settings.models.pools[0].base_url = llm.base_url.parse().unwrap();
-        settings.models.pools[0].protocol = ToolProtocol::Tools;
-        settings.engine.tick_seconds = 1;
-        settings.engine.notify_seconds = 1;
-        settings.engine.log_batch_seconds = 1;
-        customise(&mut settings);
-        let (stop, stopped) = oneshot::channel::<()>();
-        let process = tokio::spawn(telegram::run(settings, async {
-            let _ = stopped.await;
-        }));
-        Self {
-            tg,
-            llm,
-            db,
-            stop: Some(stop),
-            process: Some(process),
-        }
-    }
-
-    fn store(&self) -> &Store {
-        &self.db.store
-    }
-
-    /// The first message in `chat` whose text contains `needle`, waiting for it.
-    async fn message_containing(&self, chat: i64, needle: &str) -> Value {
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            if let Some(found) = self
-                .tg
-                .messages(chat)
-                .into_iter()
-                .find(|m| m["text"].as_str().is_some_and(|t| t.contains(needle)))
-            {
-                return found;
-            }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "no message containing {needle:?} in {chat}; sent: {:?}",
-                self.tg.sent_texts(chat)
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
-    async fn stop(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(process) = self.process.take() {
-            let done = tokio::time::timeout(Duration::from_secs(10), process).await;
-            let result = done
-                .expect("the process stops")
-                .expect("the process did not panic");
-            result.expect("the process ends without error");
-        }
-    }
-}
-
-fn button_data(message: &Value) -> Vec<String> {
-    message["reply_markup"]["inline_keyboard"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_array)
-        .flatten()
-        .filter_map(|b| b["callback_data"].as_str().map(str::to_owned))
-        .collect()
-}
-
-fn id_of(message: &Value) -> i32 {
-    i32::try_from(message["message_id"].as_i64().unwrap()).unwrap()
-}
+use surface::*;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_ceo_text_becomes_an_objective_confirmed_with_its_id() {
@@ -477,14 +331,6 @@ async fn status_answers_in_french_by_default_and_in_english_when_the_locale_is_e
         assert!(menus.iter().any(|c| c.params["language_code"] == "en"));
         s.stop().await;
     }
-}
-
-fn finish(arguments: Value) -> Value {
-    json!({"tool_calls": [{"name": "finish", "arguments": arguments}]})
-}
-
-fn report(summary: &str) -> Value {
-    finish(json!({"summary": summary, "findings": [], "confidence": 0.9}))
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -102,3 +102,13 @@ cmd-budget = spending and the cloud cap
 cmd-log = an objective's log: /log <id>
 cmd-report = today's report
 cmd-help = this help
+
+group-official-address = ⚠️ Beware of scams: the only official address is
+    { $addresses }
+    Nobody from the team will message you privately.
+group-captcha = Welcome { $name }! To write here, answer this sum within { $seconds } seconds: { $a } + { $b } = ?
+group-alert = 🛡 { $group }: { $text }
+group-ban-report = 🛡 { $group }: user { $user } banned for this message:
+    { $text }
+button-unban = ↩️ Unban
+group-unbanned = Unbanned; the message is learned as legitimate.

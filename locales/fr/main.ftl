@@ -102,3 +102,13 @@ cmd-budget = les dépenses et le plafond cloud
 cmd-log = le journal d'un objectif : /log <id>
 cmd-report = le rapport du jour
 cmd-help = cette aide
+
+group-official-address = ⚠️ Attention aux arnaques : la seule adresse officielle est
+    { $addresses }
+    Personne de l'équipe ne vous écrira en privé.
+group-captcha = Bienvenue { $name } ! Pour écrire ici, répondez à ce calcul dans les { $seconds } secondes : { $a } + { $b } = ?
+group-alert = 🛡 { $group } : { $text }
+group-ban-report = 🛡 { $group } : utilisateur { $user } banni pour ce message :
+    { $text }
+button-unban = ↩️ Débannir
+group-unbanned = Débanni ; le message est appris comme légitime.

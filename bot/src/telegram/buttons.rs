@@ -17,6 +17,8 @@ pub enum Button {
         interaction: i64,
         option: usize,
     },
+    /// Undo an anti-spam ban (its message becomes ham).
+    Unban(i64),
 }
 
 impl Button {
@@ -30,6 +32,7 @@ impl Button {
                 interaction,
                 option,
             } => format!("g:{interaction}:{option}"),
+            Self::Unban(sample) => format!("ub:{sample}"),
         }
     }
 }
@@ -45,6 +48,7 @@ impl FromStr for Button {
         let button = match (kind, option) {
             ("va", None) => Self::Approve(id),
             ("vr", None) => Self::Reject(id),
+            ("ub", None) => Self::Unban(id),
             ("d", Some(Ok(option))) => Self::Decide {
                 decision: id,
                 option,
@@ -71,6 +75,7 @@ mod tests {
         for button in [
             Button::Approve(i64::MAX),
             Button::Reject(7),
+            Button::Unban(i64::MAX),
             Button::Decide {
                 decision: i64::MAX,
                 option: 2,

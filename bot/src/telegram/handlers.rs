@@ -6,11 +6,12 @@ use std::sync::Arc;
 use serde_json::json;
 use teloxide::dispatching::{DpHandlerDescription, UpdateFilterExt};
 use teloxide::prelude::*;
+use teloxide::types::ChatMemberUpdated;
 use ulias_core::store::{ActorRole, AuditEntry};
 
 use super::buttons::Button;
 use super::edge::{Incoming, Press};
-use super::{App, ChatDialogue, ChatState, Role, StoreStorage, ceo, commands, previews};
+use super::{App, ChatDialogue, ChatState, Role, StoreStorage, ceo, commands, groups, previews};
 
 /// What a handler may fail with (logged by the dispatcher).
 pub type HandlerError = Box<dyn std::error::Error + Send + Sync>;
@@ -24,6 +25,8 @@ const REFUSED_SCOPE: &str = "stranger_refused";
 pub fn handler_tree() -> Handler<'static, HandlerResult, DpHandlerDescription> {
     dptree::entry()
         .branch(Update::filter_message().endpoint(on_message))
+        .branch(Update::filter_edited_message().endpoint(on_edited))
+        .branch(Update::filter_chat_member().endpoint(on_member))
         .branch(Update::filter_callback_query().endpoint(on_button))
 }
 
@@ -32,6 +35,9 @@ async fn on_message(
     storage: Arc<StoreStorage<ChatState>>,
     message: Message,
 ) -> HandlerResult {
+    if app.guard.guards(message.chat.id.0) {
+        return groups::on_message(&app, &message, false).await;
+    }
     let Some(incoming) = Incoming::from_message(&message) else {
         return Ok(());
     };
@@ -55,6 +61,14 @@ async fn on_message(
         return ceo::on_text(&app, &incoming).await;
     }
     Ok(())
+}
+
+async fn on_edited(app: Arc<App>, message: Message) -> HandlerResult {
+    groups::on_message(&app, &message, true).await
+}
+
+async fn on_member(app: Arc<App>, update: ChatMemberUpdated) -> HandlerResult {
+    groups::on_member(&app, &update).await
 }
 
 async fn refuse_stranger(app: &App, incoming: &Incoming) -> HandlerResult {
@@ -97,7 +111,9 @@ async fn on_button(
         return Ok(());
     };
     let allowed = match button {
-        Button::Approve(_) | Button::Reject(_) => app.roles.may_review(press.user_id),
+        Button::Approve(_) | Button::Reject(_) | Button::Unban(_) => {
+            app.roles.may_review(press.user_id)
+        }
         Button::Decide { .. } | Button::Guess { .. } => app.roles.may_decide(press.user_id),
     };
     if !allowed {
@@ -131,6 +147,7 @@ async fn on_button(
             interaction,
             option,
         } => ceo::on_guess(&app, &press, interaction, option).await?,
+        Button::Unban(sample) => groups::unban(&app, sample).await?,
     };
     let mut reply = app.bot.answer_callback_query(query.id.clone());
     if let Some(text) = answer {

@@ -10,6 +10,7 @@ mod buttons;
 mod ceo;
 mod commands;
 mod edge;
+mod groups;
 mod handlers;
 mod log_channel;
 mod notify;
@@ -66,6 +67,8 @@ pub struct App {
     pub settings: Settings,
     pub bot: TgBot,
     pub storage: Arc<StoreStorage<ChatState>>,
+    /// The community groups and their anti-spam policies.
+    pub guard: groups::Guard,
 }
 
 /// How long a model call may take before its pool counts as failing.
@@ -80,6 +83,9 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let app = Arc::new(build(settings).await?);
     commands::register(&app).await;
+    if let Err(error) = groups::Guard::load(&app).await {
+        tracing::error!(%error, "the community groups are not guarded");
+    }
     let tasks = [
         tokio::spawn(engine_loop(app.clone())),
         tokio::spawn(notify::run(app.clone())),
@@ -185,6 +191,7 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
     };
     Ok(App {
         storage: StoreStorage::new(store.clone(), clock.clone()),
+        guard: groups::Guard::empty(),
         store,
         engine,
         roles,
@@ -236,5 +243,6 @@ async fn engine_loop(app: Arc<App>) {
             Ok(report) => tracing::debug!(?report, "engine tick"),
             Err(error) => tracing::error!(%error, "the engine's tick failed"),
         }
+        groups::tick(&app).await;
     }
 }

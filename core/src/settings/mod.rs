@@ -228,6 +228,12 @@ pub struct GroupSettings {
     /// Joins per minute that start raid mode.
     #[serde(default = "default_raid_joins")]
     pub raid_joins_per_minute: u32,
+    /// Seconds without a join after which raid mode ends by itself.
+    #[serde(default = "default_raid_quiet")]
+    pub raid_quiet_seconds: u32,
+    /// Seconds a newcomer has to solve the captcha.
+    #[serde(default = "default_captcha_seconds")]
+    pub captcha_seconds: u32,
 }
 
 /// The model pools: one per GPU (or server), plus the cloud fallback.
@@ -409,6 +415,14 @@ fn default_true() -> bool {
 
 fn default_raid_joins() -> u32 {
     10
+}
+
+fn default_raid_quiet() -> u32 {
+    600
+}
+
+fn default_captcha_seconds() -> u32 {
+    120
 }
 
 fn default_slots() -> u32 {

@@ -138,6 +138,16 @@ fn check_groups(telegram: &TelegramSettings, problems: &mut Problems) {
             key("raid_joins_per_minute"),
             "expected a number of joins from 2 to 10000",
         );
+        problems.check(
+            (1..=86_400).contains(&group.raid_quiet_seconds),
+            key("raid_quiet_seconds"),
+            "expected 1 to 86400 seconds",
+        );
+        problems.check(
+            (10..=3_600).contains(&group.captcha_seconds),
+            key("captcha_seconds"),
+            "expected 10 to 3600 seconds",
+        );
         for (j, domain) in group.allowed_domains.iter().enumerate() {
             problems.check(
                 is_domain(domain),

@@ -17,6 +17,7 @@ mod operation_files;
 mod operations;
 mod schedules;
 mod schema;
+mod spam;
 mod surface;
 mod tasks;
 mod time;
@@ -35,6 +36,7 @@ pub use error::StoreError;
 pub use objectives::ObjectiveUpdate;
 pub use operations::Stopped;
 pub use schema::MigrationReport;
+pub use spam::SpamSample;
 pub use surface::{ActorRole, AuditEntry, Interaction, NewInteraction, ProgressMessage};
 pub use tasks::{ExpiredLeases, Progress};
 

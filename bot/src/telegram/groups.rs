@@ -1,0 +1,609 @@
+//! Community groups: every update goes through the deterministic anti-spam
+//! engine (`ulias-antispam`), its actions are carried out through the bot
+//! and logged with the verdict; questions reach the TG Bot agent, which
+//! answers from the operation's file with read-only tools. The team's loop:
+//! `/spam` (as a reply) deletes, bans and learns the sample; a ban report in
+//! the team chat has an Unban button that lifts the ban and learns the
+//! message as ham. Each group has its own policy from the settings.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use teloxide::prelude::*;
+use teloxide::types::{
+    ChatMemberUpdated, ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup, MessageId,
+    ReplyParameters, UserId,
+};
+use ulias_agents::runner::RunMode;
+use ulias_agents::untrusted::wrap_untrusted;
+use ulias_antispam::model::SpamModel;
+use ulias_antispam::{
+    Action, CompiledPolicy, Event, GroupState, Member, Mode, Policy, Sender, Verdict, check,
+};
+use ulias_core::domain::{LogKind, LogScope, NewLogEntry, NewTask, Priority};
+use ulias_core::settings::{GroupSettings, ModerationMode};
+use ulias_core::store::SpamSample;
+
+use super::buttons::Button;
+use super::edge::clip;
+use super::handlers::{HandlerError, HandlerResult};
+use super::{App, TgBot};
+use crate::i18n::arg;
+
+/// The samples every group's model starts from (ours, written for crypto
+/// communities); the team's labels are added to them.
+const SEED_SPAM: &str = include_str!("../../../fixtures/spam/crypto-spam.txt");
+const SEED_HAM: &str = include_str!("../../../fixtures/spam/crypto-ham.txt");
+/// The agent that answers questions in groups.
+const TG_BOT: &str = "tg_bot";
+
+/// What an ordinary member may do: write, post media, polls and previews,
+/// invite — not change the group's info, pin or manage topics.
+fn member_permissions() -> ChatPermissions {
+    ChatPermissions::SEND_MESSAGES
+        | ChatPermissions::SEND_MEDIA_MESSAGES
+        | ChatPermissions::SEND_POLLS
+        | ChatPermissions::SEND_OTHER_MESSAGES
+        | ChatPermissions::ADD_WEB_PAGE_PREVIEWS
+        | ChatPermissions::INVITE_USERS
+}
+
+/// One guarded group.
+struct Guarded {
+    settings: GroupSettings,
+    policy: Arc<CompiledPolicy>,
+    state: Mutex<GroupState>,
+}
+
+/// Every guarded group, by chat id.
+pub struct Guard {
+    groups: Mutex<HashMap<i64, Arc<Guarded>>>,
+}
+
+impl Guard {
+    /// No group yet; [`Guard::load`] fills it.
+    pub fn empty() -> Self {
+        Self {
+            groups: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Builds each group's policy: its settings, its admins (asked of
+    /// Telegram), and the model trained on our samples and the team's.
+    pub async fn load(app: &App) -> Result<(), HandlerError> {
+        let model = Arc::new(train(app).await?);
+        for settings in &app.settings.telegram.groups {
+            let admins = admins(&app.bot, settings.chat_id).await;
+            let policy = CompiledPolicy::with_model(policy_of(settings, admins), model.clone())?;
+            let guarded = Guarded {
+                settings: settings.clone(),
+                policy: Arc::new(policy),
+                state: Mutex::new(GroupState::default()),
+            };
+            app.guard.lock().insert(settings.chat_id, Arc::new(guarded));
+        }
+        Ok(())
+    }
+
+    /// Retrains every group's model (after the team labelled a message).
+    async fn retrain(app: &App) -> Result<(), HandlerError> {
+        let model = Arc::new(train(app).await?);
+        let groups: Vec<(i64, Arc<Guarded>)> = app
+            .guard
+            .lock()
+            .iter()
+            .map(|(k, v)| (*k, v.clone()))
+            .collect();
+        for (chat, guarded) in groups {
+            let policy = CompiledPolicy::with_model(guarded.policy.policy.clone(), model.clone())?;
+            let renewed = Guarded {
+                settings: guarded.settings.clone(),
+                policy: Arc::new(policy),
+                state: Mutex::new(
+                    guarded
+                        .state
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .clone(),
+                ),
+            };
+            app.guard.lock().insert(chat, Arc::new(renewed));
+        }
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Arc<Guarded>>> {
+        self.groups.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn get(&self, chat: i64) -> Option<Arc<Guarded>> {
+        self.lock().get(&chat).cloned()
+    }
+
+    /// Whether `chat` is a guarded group.
+    pub fn guards(&self, chat: i64) -> bool {
+        self.lock().contains_key(&chat)
+    }
+
+    fn all(&self) -> Vec<Arc<Guarded>> {
+        self.lock().values().cloned().collect()
+    }
+}
+
+async fn train(app: &App) -> Result<SpamModel, HandlerError> {
+    let (mut spam, mut ham) = app.store.spam_corpus().await?;
+    spam.extend(lines(SEED_SPAM));
+    ham.extend(lines(SEED_HAM));
+    Ok(SpamModel::train(&spam, &ham))
+}
+
+fn lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn policy_of(settings: &GroupSettings, admins: Vec<Member>) -> Policy {
+    Policy {
+        mode: match settings.mode {
+            ModerationMode::DryRun => Mode::DryRun,
+            ModerationMode::Soft => Mode::Soft,
+            ModerationMode::Normal => Mode::Normal,
+        },
+        official_addresses: settings.official_addresses.clone(),
+        allowed_domains: settings.allowed_domains.clone(),
+        stop_phrases: settings.stop_phrases.clone(),
+        admins,
+        captcha: settings.captcha,
+        captcha_seconds: i64::from(settings.captcha_seconds),
+        raid_joins_per_minute: settings.raid_joins_per_minute as usize,
+        raid_quiet_seconds: i64::from(settings.raid_quiet_seconds),
+        ..Policy::default()
+    }
+}
+
+async fn admins(bot: &TgBot, chat: i64) -> Vec<Member> {
+    match bot.get_chat_administrators(ChatId(chat)).await {
+        Ok(admins) => admins.iter().map(|a| member_of(&a.user)).collect(),
+        Err(error) => {
+            tracing::warn!(%error, chat, "could not read the group's admins; none are exempt");
+            Vec::new()
+        }
+    }
+}
+
+fn member_of(user: &teloxide::types::User) -> Member {
+    Member {
+        id: i64::try_from(user.id.0).unwrap_or(i64::MAX),
+        display_name: user.full_name(),
+        username: user.username.clone(),
+    }
+}
+
+/// A message (or an edit) in a guarded group.
+pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerResult {
+    let chat = message.chat.id.0;
+    let Some(guarded) = app.guard.get(chat) else {
+        return Ok(());
+    };
+    let Some(user) = message.from.as_ref() else {
+        return Ok(());
+    };
+    let member = member_of(user);
+    if let Some(joined) = message.new_chat_members() {
+        for user in joined {
+            judge(app, &guarded, &Event::Join(member_of(user)), None).await?;
+        }
+        return Ok(());
+    }
+    let Some(text) = message.text().or_else(|| message.caption()) else {
+        return Ok(());
+    };
+    if text.starts_with("/spam") && app.roles.may_review(member.id) {
+        return learn_spam(app, &guarded, message).await;
+    }
+    let pending = guarded
+        .state
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .captchas
+        .contains_key(&member.id);
+    if let (true, Ok(answer)) = (pending, text.trim().parse::<i64>()) {
+        judge(
+            app,
+            &guarded,
+            &Event::CaptchaAnswer { member, answer },
+            Some(message),
+        )
+        .await?;
+        return Ok(());
+    }
+    let judged = ulias_antispam::Message {
+        id: i64::from(message.id.0),
+        sender: Sender {
+            member,
+            as_channel: message.sender_chat.as_ref().map(|c| c.id.0),
+        },
+        text: text.to_owned(),
+        forwarded: message.forward_origin().is_some(),
+    };
+    let event = if edited {
+        Event::Edited(judged)
+    } else {
+        Event::Message(judged)
+    };
+    let verdict = judge(app, &guarded, &event, Some(message)).await;
+    // A question the engine acted on (deleted, muted…) is not answered; one
+    // that only brushed a rule is: the agent can only read, and says what
+    // the operation's file says.
+    let clean = verdict
+        .as_ref()
+        .is_ok_and(|v| v.as_ref().is_none_or(|v| v.actions.is_empty()));
+    verdict?;
+    let me = app.bot.get_me().await?;
+    if clean && !edited && ulias_antispam::community::is_question(text, me.username()) {
+        answer_question(app, &guarded, message, text).await?;
+    }
+    Ok(())
+}
+
+/// A member joined (a `chat_member` update).
+pub async fn on_member(app: &App, update: &ChatMemberUpdated) -> HandlerResult {
+    let Some(guarded) = app.guard.get(update.chat.id.0) else {
+        return Ok(());
+    };
+    let joined =
+        !update.old_chat_member.kind.is_present() && update.new_chat_member.kind.is_present();
+    if joined {
+        judge(
+            app,
+            &guarded,
+            &Event::Join(member_of(&update.new_chat_member.user)),
+            None,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Time passes for every group: captcha deadlines, the end of raid mode.
+pub async fn tick(app: &App) {
+    for guarded in app.guard.all() {
+        if let Err(error) = judge(app, &guarded, &Event::Tick, None).await {
+            tracing::warn!(%error, group = guarded.settings.chat_id, "group tick");
+        }
+    }
+}
+
+/// Runs the engine on one event, carries out its actions (unless the group
+/// is in dry run) and logs the verdict. Returns the verdict when it said anything.
+async fn judge(
+    app: &App,
+    guarded: &Guarded,
+    event: &Event,
+    message: Option<&Message>,
+) -> Result<Option<Verdict>, HandlerError> {
+    let now = app.clock.now();
+    let verdict = {
+        let mut state = guarded.state.lock().unwrap_or_else(PoisonError::into_inner);
+        check(&guarded.policy, &mut state, event, now.timestamp())
+    };
+    if verdict.hits.is_empty() && verdict.actions.is_empty() {
+        return Ok(None);
+    }
+    log_verdict(app, guarded, event, &verdict, now).await?;
+    if !verdict.dry_run {
+        for action in &verdict.actions {
+            if let Err(error) = act(app, guarded, action, event, message).await {
+                tracing::warn!(%error, ?action, "a moderation action failed");
+            }
+        }
+    }
+    Ok(Some(verdict))
+}
+
+async fn log_verdict(
+    app: &App,
+    guarded: &Guarded,
+    event: &Event,
+    verdict: &Verdict,
+    now: DateTime<Utc>,
+) -> HandlerResult {
+    let who = match event {
+        Event::Message(m) | Event::Edited(m) => m.sender.judged_id().to_string(),
+        Event::Join(m) | Event::NameChange(m) | Event::CaptchaAnswer { member: m, .. } => {
+            m.id.to_string()
+        }
+        Event::Reaction { member } => member.id.to_string(),
+        Event::Tick => "-".to_owned(),
+    };
+    let actions: Vec<String> = verdict.actions.iter().map(|a| format!("{a:?}")).collect();
+    let summary = format!(
+        "{}: user {who}: rules [{}] score {:.2} → {}{}",
+        guarded.settings.name,
+        verdict.rules().join(", "),
+        verdict.score(),
+        actions.join(", "),
+        if verdict.dry_run { " (dry run)" } else { "" }
+    );
+    let entry = NewLogEntry::event(
+        LogScope {
+            agent: Some("antispam".to_owned()),
+            ..LogScope::default()
+        },
+        LogKind::Moderation,
+        summary,
+    );
+    app.store.append_log(&entry, now).await?;
+    Ok(())
+}
+
+/// Carries out one action through the bot.
+async fn act(
+    app: &App,
+    guarded: &Guarded,
+    action: &Action,
+    event: &Event,
+    message: Option<&Message>,
+) -> HandlerResult {
+    let chat = ChatId(guarded.settings.chat_id);
+    let t = &app.texts;
+    match action {
+        Action::Delete { message } => {
+            app.bot
+                .delete_message(chat, MessageId(i32::try_from(*message)?))
+                .await?;
+        }
+        Action::Mute { user, until } => {
+            let until = DateTime::from_timestamp(*until, 0).unwrap_or_else(|| app.clock.now());
+            app.bot
+                .restrict_chat_member(chat, user_id(*user)?, ChatPermissions::empty())
+                .until_date(until)
+                .await?;
+        }
+        Action::Ban { user } => {
+            app.bot.ban_chat_member(chat, user_id(*user)?).await?;
+            report_ban(app, guarded, *user, event).await?;
+        }
+        Action::RemindOfficialAddress => {
+            let addresses = guarded.settings.official_addresses.join("\n");
+            app.bot
+                .send_message(
+                    chat,
+                    t.with("group-official-address", &[arg("addresses", addresses)]),
+                )
+                .await?;
+        }
+        Action::HoldForReview { user } => {
+            app.bot
+                .restrict_chat_member(chat, user_id(*user)?, ChatPermissions::empty())
+                .await?;
+        }
+        Action::Captcha { user, a, b, .. } => {
+            app.bot
+                .restrict_chat_member(chat, user_id(*user)?, ChatPermissions::empty())
+                .await?;
+            let name = match event {
+                Event::Join(member) => member.display_name.clone(),
+                _ => user.to_string(),
+            };
+            let seconds = guarded.settings.captcha_seconds;
+            app.bot
+                .send_message(
+                    chat,
+                    t.with(
+                        "group-captcha",
+                        &[
+                            arg("name", name),
+                            arg("a", a),
+                            arg("b", b),
+                            arg("seconds", seconds),
+                        ],
+                    ),
+                )
+                .await?;
+        }
+        Action::Release { user } => {
+            app.bot
+                .restrict_chat_member(chat, user_id(*user)?, member_permissions())
+                .await?;
+            if let Some(message) = message {
+                app.bot.delete_message(chat, message.id).await.ok();
+            }
+        }
+        Action::Kick { user } => {
+            app.bot.ban_chat_member(chat, user_id(*user)?).await?;
+            app.bot
+                .unban_chat_member(chat, user_id(*user)?)
+                .only_if_banned(true)
+                .await?;
+        }
+        Action::LockNewMembers => {
+            app.bot
+                .set_chat_permissions(chat, ChatPermissions::empty())
+                .await?;
+        }
+        Action::UnlockNewMembers => {
+            app.bot
+                .set_chat_permissions(chat, member_permissions())
+                .await?;
+        }
+        Action::AlertTeam { text } => {
+            if let Some(team) = app.roles.team_chat {
+                let alert = t.with(
+                    "group-alert",
+                    &[arg("group", &guarded.settings.name), arg("text", text)],
+                );
+                app.bot.send_message(ChatId(team), clip(&alert)).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn user_id(id: i64) -> Result<UserId, HandlerError> {
+    Ok(UserId(u64::try_from(id)?))
+}
+
+/// Tells the team about a ban, with a button to undo it (and learn the
+/// message as ham). The banned message is kept as a spam sample.
+async fn report_ban(app: &App, guarded: &Guarded, user: i64, event: &Event) -> HandlerResult {
+    let text = match event {
+        Event::Message(m) | Event::Edited(m) => m.text.clone(),
+        _ => String::new(),
+    };
+    let sample = SpamSample {
+        id: 0,
+        chat_id: guarded.settings.chat_id,
+        user_id: Some(user),
+        spam: true,
+        text: text.clone(),
+    };
+    let id = app
+        .store
+        .add_spam_sample(&sample, "antispam", app.clock.now())
+        .await?;
+    let Some(team) = app.roles.team_chat else {
+        return Ok(());
+    };
+    let report = app.texts.with(
+        "group-ban-report",
+        &[
+            arg("group", &guarded.settings.name),
+            arg("user", user),
+            arg("text", text.chars().take(300).collect::<String>()),
+        ],
+    );
+    let button =
+        InlineKeyboardButton::callback(app.texts.get("button-unban"), Button::Unban(id).data());
+    app.bot
+        .send_message(ChatId(team), clip(&report))
+        .reply_markup(InlineKeyboardMarkup::new([[button]]))
+        .await?;
+    Ok(())
+}
+
+/// `/spam` as a reply, by the team: the message goes, its author is
+/// banned, and the text is learned as spam.
+async fn learn_spam(app: &App, guarded: &Guarded, command: &Message) -> HandlerResult {
+    let chat = command.chat.id;
+    app.bot.delete_message(chat, command.id).await.ok();
+    let Some(spam) = command.reply_to_message() else {
+        return Ok(());
+    };
+    let Some(author) = spam.from.as_ref() else {
+        return Ok(());
+    };
+    let text = spam
+        .text()
+        .or_else(|| spam.caption())
+        .unwrap_or_default()
+        .to_owned();
+    app.bot.delete_message(chat, spam.id).await?;
+    app.bot.ban_chat_member(chat, author.id).await?;
+    let sample = SpamSample {
+        id: 0,
+        chat_id: chat.0,
+        user_id: i64::try_from(author.id.0).ok(),
+        spam: true,
+        text: text.clone(),
+    };
+    let by = command
+        .from
+        .as_ref()
+        .map_or_else(String::new, |u| u.id.0.to_string());
+    app.store
+        .add_spam_sample(&sample, &by, app.clock.now())
+        .await?;
+    Guard::retrain(app).await?;
+    let entry = NewLogEntry::event(
+        LogScope {
+            agent: Some("antispam".to_owned()),
+            ..LogScope::default()
+        },
+        LogKind::Moderation,
+        format!(
+            "{}: /spam by {by}: user {} banned, sample learned",
+            guarded.settings.name, author.id.0
+        ),
+    );
+    app.store.append_log(&entry, app.clock.now()).await?;
+    Ok(())
+}
+
+/// The Unban button under a ban report: the ban is lifted and the message
+/// becomes ham.
+pub async fn unban(app: &App, sample: i64) -> Result<Option<String>, HandlerError> {
+    let found = app.store.spam_sample(sample).await?;
+    if !found.spam {
+        return Ok(Some(app.texts.get("validation-already")));
+    }
+    if let Some(user) = found.user_id {
+        app.bot
+            .unban_chat_member(ChatId(found.chat_id), user_id(user)?)
+            .only_if_banned(true)
+            .await?;
+    }
+    app.store.relabel_spam_sample(sample, false).await?;
+    Guard::retrain(app).await?;
+    Ok(Some(app.texts.get("group-unbanned")))
+}
+
+/// A question in a group: the TG Bot agent answers from the operation's
+/// file, with its read-only tools; the question reaches it as untrusted text.
+async fn answer_question(
+    app: &App,
+    guarded: &Guarded,
+    message: &Message,
+    text: &str,
+) -> HandlerResult {
+    let runner = &app.engine.runner;
+    let Some(spec) = runner.catalogue.get(TG_BOT) else {
+        return Ok(());
+    };
+    let now = app.clock.now();
+    let mut task = NewTask::new(
+        spec.name.clone(),
+        spec.team,
+        format!("Question in {}", guarded.settings.name),
+        now,
+    );
+    task.kind = Some("group_question".to_owned());
+    task.priority = Priority::new(8).unwrap_or_default();
+    task.input = json!({
+        "question": wrap_untrusted(&format!("telegram group {}", guarded.settings.name), text),
+        "official_addresses": guarded.settings.official_addresses,
+        "sections": ["scan", "telegram"],
+    });
+    let worker = &app.engine.config.worker;
+    let task = app
+        .store
+        .create_claimed_task(&task, worker, now, chrono::TimeDelta::minutes(5))
+        .await?;
+    let outcome = match runner.run(&task, RunMode::Live).await {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            app.store
+                .fail_task(task.id, worker, &error.to_string(), app.clock.now())
+                .await?;
+            return Ok(());
+        }
+    };
+    app.store
+        .complete_task(task.id, worker, &outcome.to_task_outcome(), app.clock.now())
+        .await?;
+    let sure = outcome
+        .confidence
+        .is_none_or(|c| c >= app.engine.config.confidence_threshold);
+    if let (Some(answer), true) = (outcome.output.get("answer").and_then(Value::as_str), sure) {
+        app.bot
+            .send_message(message.chat.id, clip(answer))
+            .reply_parameters(ReplyParameters::new(message.id))
+            .await?;
+    }
+    Ok(())
+}

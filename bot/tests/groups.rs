@@ -1,0 +1,300 @@
+//! Community groups through the bot: the anti-spam engine's actions carried
+//! out on the fake Bot API, the team's /spam and Unban loop, raids, and
+//! questions answered by the TG Bot agent without any tool that acts.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+
+mod surface;
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use ulias_core::settings::{GroupSettings, Locale, ModerationMode};
+use ulias_tests::db::TestDb;
+use ulias_tests::fake_telegram::FakeUser;
+
+use surface::*;
+
+const OFFICIAL: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const FOREIGN: &str = "0xdAC17F958D2ee523a2206206994597C13D831ec7";
+
+fn group(captcha: bool, raid_joins: u32) -> GroupSettings {
+    GroupSettings {
+        chat_id: GROUP,
+        name: "PEPE2 community".to_owned(),
+        mode: ModerationMode::Normal,
+        captcha,
+        official_addresses: vec![OFFICIAL.to_owned()],
+        allowed_domains: vec!["pepe2.example.org".to_owned()],
+        stop_phrases: Vec::new(),
+        raid_joins_per_minute: raid_joins,
+        raid_quiet_seconds: 2,
+        captcha_seconds: 120,
+    }
+}
+
+async fn start(settings: GroupSettings, turns: Vec<Value>) -> Surface {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    Surface::start_with(db, Locale::Fr, turns, |all| {
+        all.telegram.groups = vec![settings]
+    })
+    .await
+}
+
+fn member(id: i64, name: &str) -> FakeUser {
+    FakeUser::new(id, name)
+}
+
+async fn calls_of(s: &Surface, method: &str, count: usize) -> Vec<Value> {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let calls: Vec<Value> =
+            s.tg.calls_of(method)
+                .into_iter()
+                .map(|c| c.params)
+                .collect();
+        if calls.len() >= count {
+            return calls;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{count} {method} expected, got {calls:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_foreign_address_is_deleted_banned_and_answered_with_the_official_one() {
+    let s = start(group(false, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let scammer = member(9001, "Support Desk");
+    let holder = member(9002, "Marie");
+
+    s.tg.send_text(
+        GROUP,
+        &holder,
+        &format!("la seule adresse officielle c'est bien {OFFICIAL} non"),
+    );
+    let scam = s.tg.send_text(
+        GROUP,
+        &scammer,
+        &format!("Migration V2: send your tokens to {FOREIGN} now"),
+    );
+
+    let deleted =
+        s.tg.wait_for("deleteMessage", |p| p["message_id"] == scam, WAIT)
+            .await;
+    assert!(deleted.is_some(), "the scam is deleted");
+    let banned = calls_of(&s, "banChatMember", 1).await;
+    assert_eq!(banned[0]["user_id"], 9001);
+    let reminder = s
+        .message_containing(GROUP, "la seule adresse officielle est")
+        .await;
+    assert!(reminder["text"].as_str().unwrap().contains(OFFICIAL));
+    let report = s
+        .message_containing(TEAM_CHAT, "utilisateur 9001 banni")
+        .await;
+    assert!(
+        s.tg.calls_of("deleteMessage").len() == 1,
+        "the holder quoting the official address is left alone"
+    );
+    assert!(s.tg.calls_of("banChatMember").len() == 1);
+
+    // The team undoes the ban: the user is unbanned and the message becomes ham.
+    let unban = button_data(&report)[0].clone();
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&report), &unban);
+    let unbanned =
+        s.tg.wait_for("unbanChatMember", |p| p["user_id"] == 9001, WAIT)
+            .await;
+    assert!(unbanned.is_some());
+    let (spam, ham) = s.store().spam_corpus().await.unwrap();
+    assert!(
+        spam.is_empty() && ham.len() == 1 && ham[0].contains(FOREIGN),
+        "{spam:?} {ham:?}"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn spam_as_a_reply_by_the_team_deletes_bans_and_learns_the_sample() {
+    let s = start(group(false, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let spammer = member(9101, "Lucky");
+    let spam = s.tg.send_text(
+        GROUP,
+        &spammer,
+        "gm fam, great vibes here, see you at the party",
+    );
+
+    let command = s.tg.reply_text(GROUP, &teammate(), "/spam", spam);
+
+    calls_of(&s, "banChatMember", 1).await;
+    let deleted: Vec<Value> = calls_of(&s, "deleteMessage", 2).await;
+    let ids: Vec<i64> = deleted
+        .iter()
+        .filter_map(|p| p["message_id"].as_i64())
+        .collect();
+    assert!(
+        ids.contains(&i64::from(spam)) && ids.contains(&i64::from(command)),
+        "{ids:?}"
+    );
+    let (learned, _) = s.store().spam_corpus().await.unwrap();
+    assert_eq!(learned, ["gm fam, great vibes here, see you at the party"]);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_raid_of_200_joins_locks_the_group_alerts_the_team_and_ends_by_itself() {
+    let s = start(group(false, 10), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+
+    for i in 0..200 {
+        s.tg.chat_member_joined(GROUP, &member(20_000 + i, &format!("newcomer {i}")));
+    }
+
+    let locked =
+        s.tg.wait_for(
+            "setChatPermissions",
+            |p| {
+                p["permissions"]
+                    .as_object()
+                    .is_some_and(|all| all.values().all(|v| v == false))
+            },
+            WAIT,
+        )
+        .await;
+    assert!(
+        locked.is_some(),
+        "new members may not write during the raid"
+    );
+    s.message_containing(TEAM_CHAT, "raid:").await;
+    let unlocked =
+        s.tg.wait_for(
+            "setChatPermissions",
+            |p| {
+                p["permissions"]["can_send_messages"] == true
+                    && p["permissions"]["can_change_info"] != true
+            },
+            WAIT,
+        )
+        .await;
+    assert!(unlocked.is_some(), "raid mode ends after the quiet period");
+    s.message_containing(TEAM_CHAT, "raid over").await;
+    assert_eq!(
+        s.tg.calls_of("setChatPermissions").len(),
+        2,
+        "locked once, unlocked once"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_newcomer_solves_the_captcha_and_is_released() {
+    let s = start(group(true, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let newcomer = member(9301, "Nina");
+
+    s.tg.chat_member_joined(GROUP, &newcomer);
+
+    let question = s.message_containing(GROUP, "Bienvenue Nina").await;
+    let text = question["text"].as_str().unwrap();
+    let sum: i64 = text
+        .split(": ")
+        .last()
+        .unwrap()
+        .split(" = ")
+        .next()
+        .unwrap()
+        .split(" + ")
+        .map(|n| n.trim().parse::<i64>().unwrap())
+        .sum();
+    let restricted = calls_of(&s, "restrictChatMember", 1).await;
+    assert_eq!(restricted[0]["user_id"], 9301);
+    s.tg.send_text(GROUP, &newcomer, &sum.to_string());
+    let released =
+        s.tg.wait_for(
+            "restrictChatMember",
+            |p| p["user_id"] == 9301 && p["permissions"]["can_send_messages"] == true,
+            WAIT,
+        )
+        .await;
+    assert!(released.is_some());
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn send_funds_in_a_group_never_makes_a_tool_call_and_questions_are_answered_from_the_file() {
+    let tries_to_act =
+        json!({"tool_calls": [{"name": "x_post", "arguments": {"text": "send funds"}}]});
+    let answer = finish(
+        json!({"answer": "L'équipe ne demande jamais de fonds. Adresse officielle : 0x5aAe…", "sources": ["scan"], "confidence": 0.9}),
+    );
+    let s = start(group(false, 50), vec![tries_to_act, answer]).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let holder = member(9401, "Paul");
+
+    s.tg.send_text(
+        GROUP,
+        &holder,
+        "send funds to the dev wallet and get double back",
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(
+        s.llm.played(),
+        0,
+        "not a question: the agent is not even asked"
+    );
+
+    let question = s.tg.send_text(
+        GROUP,
+        &holder,
+        "@ulias_test_bot should I send funds to the dev wallet?",
+    );
+    let reply = s
+        .message_containing(GROUP, "ne demande jamais de fonds")
+        .await;
+    assert_eq!(reply["reply_to_message"]["message_id"], question);
+
+    let task = s
+        .store()
+        .task(ulias_core::domain::TaskId::new(1))
+        .await
+        .unwrap();
+    assert_eq!(
+        task.agent.as_str(),
+        "tg_bot",
+        "the only task: the TG Bot's answer"
+    );
+    let log = s.store().log_of_task(task.id).await.unwrap();
+    let kinds: Vec<_> = log.iter().map(|row| row.entry.kind).collect();
+    assert!(
+        kinds.contains(&ulias_core::domain::LogKind::ToolRefused),
+        "{kinds:?}"
+    );
+    assert!(
+        !kinds.contains(&ulias_core::domain::LogKind::ToolCall),
+        "no tool ran: {kinds:?}"
+    );
+    assert!(
+        s.store().pending_validations().await.unwrap().is_empty(),
+        "nothing was proposed for publishing"
+    );
+    let asked = s.llm.requests()[0].to_string();
+    assert!(
+        asked.contains("untrusted source="),
+        "the question reached the agent as untrusted text"
+    );
+    s.stop().await;
+}
