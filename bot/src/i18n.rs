@@ -117,6 +117,8 @@ pub const KEYS: &[&str] = &[
     "group-ban-report",
     "button-unban",
     "group-unbanned",
+    "group-shortlist-title",
+    "group-shortlist-line",
 ];
 
 /// The texts of one language.

@@ -298,3 +298,31 @@ async fn send_funds_in_a_group_never_makes_a_tool_call_and_questions_are_answere
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_member_who_takes_a_support_name_is_held_for_review() {
+    let s = start(group(false, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    s.tg.send_text(
+        GROUP,
+        &member(9501, "Marie"),
+        "bonjour à tous, content d'être parmi vous",
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(s.tg.calls_of("restrictChatMember").is_empty());
+
+    s.tg.send_text(
+        GROUP,
+        &member(9501, "PEPE2 Support"),
+        "hello, any problem with your wallet?",
+    );
+
+    let held =
+        s.tg.wait_for("restrictChatMember", |p| p["user_id"] == 9501, WAIT)
+            .await;
+    assert!(held.is_some(), "muted until the team reviews");
+    s.message_containing(TEAM_CHAT, "impersonation").await;
+    s.stop().await;
+}

@@ -112,3 +112,5 @@ group-ban-report = 🛡 { $group }: user { $user } banned for this message:
     { $text }
 button-unban = ↩️ Unban
 group-unbanned = Unbanned; the message is learned as legitimate.
+group-shortlist-title = Possible moderators for { $group } this week:
+group-shortlist-line = • { $user } — { $reason }

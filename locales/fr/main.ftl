@@ -112,3 +112,5 @@ group-ban-report = 🛡 { $group } : utilisateur { $user } banni pour ce message
     { $text }
 button-unban = ↩️ Débannir
 group-unbanned = Débanni ; le message est appris comme légitime.
+group-shortlist-title = Modérateurs possibles pour { $group } cette semaine :
+group-shortlist-line = • { $user } — { $reason }

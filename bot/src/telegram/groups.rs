@@ -55,6 +55,9 @@ struct Guarded {
     settings: GroupSettings,
     policy: Arc<CompiledPolicy>,
     state: Mutex<GroupState>,
+    /// The name each member was last seen with: Telegram sends no update
+    /// when a name changes, so a changed name is noticed on the next message.
+    names: Mutex<HashMap<i64, String>>,
 }
 
 /// Every guarded group, by chat id.
@@ -81,6 +84,7 @@ impl Guard {
                 settings: settings.clone(),
                 policy: Arc::new(policy),
                 state: Mutex::new(GroupState::default()),
+                names: Mutex::new(HashMap::new()),
             };
             app.guard.lock().insert(settings.chat_id, Arc::new(guarded));
         }
@@ -104,6 +108,13 @@ impl Guard {
                 state: Mutex::new(
                     guarded
                         .state
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .clone(),
+                ),
+                names: Mutex::new(
+                    guarded
+                        .names
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
                         .clone(),
@@ -196,9 +207,19 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
     let member = member_of(user);
     if let Some(joined) = message.new_chat_members() {
         for user in joined {
+            renamed(&guarded, &member_of(user));
             judge(app, &guarded, &Event::Join(member_of(user)), None).await?;
         }
         return Ok(());
+    }
+    if renamed(&guarded, &member) {
+        let event = Event::NameChange(member.clone());
+        if judge(app, &guarded, &event, Some(message))
+            .await?
+            .is_some_and(|v| !v.actions.is_empty())
+        {
+            return Ok(());
+        }
     }
     let Some(text) = message.text().or_else(|| message.caption()) else {
         return Ok(());
@@ -251,6 +272,20 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
     Ok(())
 }
 
+/// Whether `member` now shows another name than when last seen (the first
+/// sight only records it).
+fn renamed(guarded: &Guarded, member: &Member) -> bool {
+    let shown = format!(
+        "{} @{}",
+        member.display_name,
+        member.username.as_deref().unwrap_or_default()
+    );
+    let mut names = guarded.names.lock().unwrap_or_else(PoisonError::into_inner);
+    names
+        .insert(member.id, shown.clone())
+        .is_some_and(|before| before != shown)
+}
+
 /// A member joined (a `chat_member` update).
 pub async fn on_member(app: &App, update: &ChatMemberUpdated) -> HandlerResult {
     let Some(guarded) = app.guard.get(update.chat.id.0) else {
@@ -259,6 +294,7 @@ pub async fn on_member(app: &App, update: &ChatMemberUpdated) -> HandlerResult {
     let joined =
         !update.old_chat_member.kind.is_present() && update.new_chat_member.kind.is_present();
     if joined {
+        renamed(&guarded, &member_of(&update.new_chat_member.user));
         judge(
             app,
             &guarded,
@@ -270,13 +306,71 @@ pub async fn on_member(app: &App, update: &ChatMemberUpdated) -> HandlerResult {
     Ok(())
 }
 
-/// Time passes for every group: captcha deadlines, the end of raid mode.
+/// Time passes for every group: captcha deadlines, the end of raid mode,
+/// and once a week the moderator shortlist for the team.
 pub async fn tick(app: &App) {
     for guarded in app.guard.all() {
         if let Err(error) = judge(app, &guarded, &Event::Tick, None).await {
             tracing::warn!(%error, group = guarded.settings.chat_id, "group tick");
         }
+        if let Err(error) = weekly_shortlist(app, &guarded).await {
+            tracing::warn!(%error, group = guarded.settings.chat_id, "moderator shortlist");
+        }
     }
+}
+
+/// At most 5 members with a clean history, each with a reason, posted to
+/// the team chat once per ISO week (when there is anyone to propose).
+async fn weekly_shortlist(app: &App, guarded: &Guarded) -> HandlerResult {
+    use chrono::Datelike;
+    let Some(team) = app.roles.team_chat else {
+        return Ok(());
+    };
+    let now = app.clock.now();
+    let candidates = {
+        let state = guarded.state.lock().unwrap_or_else(PoisonError::into_inner);
+        ulias_antispam::community::moderator_shortlist(&state, now.timestamp(), 5)
+    };
+    if candidates.is_empty() {
+        return Ok(());
+    }
+    let week = now.iso_week();
+    let key = format!(
+        "{}:{}-W{:02}",
+        guarded.settings.chat_id,
+        week.year(),
+        week.week()
+    );
+    if !app
+        .store
+        .mark_alert_sent("moderator_shortlist", &key, now)
+        .await?
+    {
+        return Ok(());
+    }
+    let names = guarded
+        .names
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    let mut lines = vec![app.texts.with(
+        "group-shortlist-title",
+        &[arg("group", &guarded.settings.name)],
+    )];
+    for candidate in candidates {
+        let who = names
+            .get(&candidate.member)
+            .cloned()
+            .unwrap_or_else(|| candidate.member.to_string());
+        lines.push(app.texts.with(
+            "group-shortlist-line",
+            &[arg("user", who), arg("reason", candidate.reason)],
+        ));
+    }
+    app.bot
+        .send_message(ChatId(team), clip(&lines.join("\n")))
+        .await?;
+    Ok(())
 }
 
 /// Runs the engine on one event, carries out its actions (unless the group
