@@ -119,6 +119,10 @@ pub const KEYS: &[&str] = &[
     "group-unbanned",
     "group-shortlist-title",
     "group-shortlist-line",
+    "publication-unknown",
+    "publication-failed",
+    "button-resend",
+    "publication-resent",
 ];
 
 /// The texts of one language.

@@ -114,3 +114,7 @@ button-unban = ↩️ Unban
 group-unbanned = Unbanned; the message is learned as legitimate.
 group-shortlist-title = Possible moderators for { $group } this week:
 group-shortlist-line = • { $user } — { $reason }
+publication-unknown = ⚠️ Publication #{ $id } ({ $target }) was interrupted while sending: it may or may not have gone out. Check, then send it again only if it is missing.
+publication-failed = ❌ Publication #{ $id } ({ $target }) not sent: { $error }
+button-resend = 🔁 Send again
+publication-resent = Sending it again.

@@ -114,3 +114,7 @@ button-unban = ↩️ Débannir
 group-unbanned = Débanni ; le message est appris comme légitime.
 group-shortlist-title = Modérateurs possibles pour { $group } cette semaine :
 group-shortlist-line = • { $user } — { $reason }
+publication-unknown = ⚠️ Publication #{ $id } ({ $target }) interrompue pendant l'envoi : elle est peut-être partie, peut-être pas. Vérifiez, puis renvoyez-la seulement si elle manque.
+publication-failed = ❌ Publication #{ $id } ({ $target }) non envoyée : { $error }
+button-resend = 🔁 Renvoyer
+publication-resent = Elle repart.

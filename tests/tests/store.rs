@@ -65,6 +65,7 @@ on_both_backends!(
     rejecting_keeps_the_reason_and_queues_nothing,
     a_task_claimed_at_creation_never_enters_the_queue,
     a_stopped_operation_cancels_its_open_steps_and_withdraws_its_validations,
+    a_publication_is_claimed_once_and_an_interrupted_one_waits_for_a_person,
 );
 
 fn t0() -> DateTime<Utc> {
@@ -879,5 +880,60 @@ async fn a_stopped_operation_cancels_its_open_steps_and_withdraws_its_validation
     assert!(
         store.stop_operation(operation.id, t0()).await.is_err(),
         "stopped once"
+    );
+}
+
+async fn a_publication_is_claimed_once_and_an_interrupted_one_waits_for_a_person(db: &TestDb) {
+    use ulias_core::domain::{NewValidation, PublicationStatus, ValidationKind};
+    let store = db.migrated().await;
+    let validation = NewValidation {
+        task_id: None,
+        operation_id: None,
+        kind: ValidationKind::Post,
+        target: PublicationTarget::Telegram,
+        payload: serde_json::json!({"args": {"text": "gm"}}),
+    };
+    let validation = store.create_validation(&validation, t0()).await.unwrap();
+    let id = store
+        .approve_validation(validation.id, "bob", t0())
+        .await
+        .unwrap();
+
+    let first = store.claim_publication(t0()).await.unwrap().unwrap();
+    assert_eq!(
+        (first.id, first.status, first.attempts),
+        (id, PublicationStatus::Sending, 1)
+    );
+    assert!(
+        store.claim_publication(t0()).await.unwrap().is_none(),
+        "claimed once"
+    );
+
+    let interrupted = store.mark_interrupted_publications().await.unwrap();
+    assert_eq!(interrupted.len(), 1);
+    assert_eq!(interrupted[0].status, PublicationStatus::Unknown);
+    assert!(
+        store.claim_publication(t0()).await.unwrap().is_none(),
+        "unknown is never sent again by itself"
+    );
+    assert!(
+        store.mark_publication_sent(id, "late", t0()).await.is_err(),
+        "a late acknowledgement of an interrupted send changes nothing"
+    );
+
+    store.resend_publication(id, t0()).await.unwrap();
+    let again = store.claim_publication(t0()).await.unwrap().unwrap();
+    store
+        .mark_publication_sent(again.id, "-100:7", t0())
+        .await
+        .unwrap();
+    let sent = store.publication(id).await.unwrap();
+    assert_eq!(
+        (sent.status, sent.external_id.as_deref(), sent.attempts),
+        (PublicationStatus::Sent, Some("-100:7"), 2)
+    );
+    assert!(
+        store.resend_publication(id, t0()).await.is_err(),
+        "a sent job is not sent again"
     );
 }

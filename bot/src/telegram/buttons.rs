@@ -19,6 +19,8 @@ pub enum Button {
     },
     /// Undo an anti-spam ban (its message becomes ham).
     Unban(i64),
+    /// Send an interrupted or failed publication again.
+    Resend(i64),
 }
 
 impl Button {
@@ -33,6 +35,7 @@ impl Button {
                 option,
             } => format!("g:{interaction}:{option}"),
             Self::Unban(sample) => format!("ub:{sample}"),
+            Self::Resend(publication) => format!("rs:{publication}"),
         }
     }
 }
@@ -49,6 +52,7 @@ impl FromStr for Button {
             ("va", None) => Self::Approve(id),
             ("vr", None) => Self::Reject(id),
             ("ub", None) => Self::Unban(id),
+            ("rs", None) => Self::Resend(id),
             ("d", Some(Ok(option))) => Self::Decide {
                 decision: id,
                 option,
@@ -76,6 +80,7 @@ mod tests {
             Button::Approve(i64::MAX),
             Button::Reject(7),
             Button::Unban(i64::MAX),
+            Button::Resend(i64::MAX),
             Button::Decide {
                 decision: i64::MAX,
                 option: 2,

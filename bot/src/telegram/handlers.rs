@@ -11,7 +11,9 @@ use ulias_core::store::{ActorRole, AuditEntry};
 
 use super::buttons::Button;
 use super::edge::{Incoming, Press};
-use super::{App, ChatDialogue, ChatState, Role, StoreStorage, ceo, commands, groups, previews};
+use super::{
+    App, ChatDialogue, ChatState, Role, StoreStorage, ceo, commands, groups, outbox, previews,
+};
 
 /// What a handler may fail with (logged by the dispatcher).
 pub type HandlerError = Box<dyn std::error::Error + Send + Sync>;
@@ -111,7 +113,7 @@ async fn on_button(
         return Ok(());
     };
     let allowed = match button {
-        Button::Approve(_) | Button::Reject(_) | Button::Unban(_) => {
+        Button::Approve(_) | Button::Reject(_) | Button::Unban(_) | Button::Resend(_) => {
             app.roles.may_review(press.user_id)
         }
         Button::Decide { .. } | Button::Guess { .. } => app.roles.may_decide(press.user_id),
@@ -148,6 +150,7 @@ async fn on_button(
             option,
         } => ceo::on_guess(&app, &press, interaction, option).await?,
         Button::Unban(sample) => groups::unban(&app, sample).await?,
+        Button::Resend(publication) => outbox::resend(&app, publication).await?,
     };
     let mut reply = app.bot.answer_callback_query(query.id.clone());
     if let Some(text) = answer {

@@ -14,6 +14,7 @@ mod groups;
 mod handlers;
 mod log_channel;
 mod notify;
+mod outbox;
 mod previews;
 mod roles;
 mod storage;
@@ -90,6 +91,7 @@ pub async fn run(
         tokio::spawn(engine_loop(app.clone())),
         tokio::spawn(notify::run(app.clone())),
         tokio::spawn(log_channel::run(app.clone())),
+        tokio::spawn(outbox::run(app.clone())),
     ];
     let mut dispatcher = Dispatcher::builder(app.bot.clone(), handler_tree())
         .dependencies(dptree::deps![app.clone(), app.storage.clone()])

@@ -22,7 +22,7 @@ pub use ledger::{
 };
 pub use records::{
     Decision, DecisionAnswer, Lease, NewDecision, NewObjective, NewOperation, NewTask,
-    NewValidation, Objective, Operation, Task, TaskOutcome, Validation, retry_backoff,
+    NewValidation, Objective, Operation, Publication, Task, TaskOutcome, Validation, retry_backoff,
 };
 pub use status::{
     DecisionStatus, ObjectiveStatus, OperationStatus, PublicationStatus, Status, TaskStatus,

@@ -5,8 +5,9 @@ use serde_json::Value;
 
 use super::{
     AgentName, DecisionId, DecisionStatus, ObjectiveId, ObjectiveSource, ObjectiveStatus,
-    OperationId, OperationStatus, Pipeline, Priority, PublicationTarget, TaskId, TaskStatus, Team,
-    Urgency, ValidationId, ValidationKind, ValidationStatus,
+    OperationId, OperationStatus, Pipeline, Priority, PublicationId, PublicationStatus,
+    PublicationTarget, TaskId, TaskStatus, Team, Urgency, ValidationId, ValidationKind,
+    ValidationStatus,
 };
 use crate::money::Usd;
 
@@ -51,6 +52,22 @@ impl NewObjective {
             operation_id: None,
         }
     }
+}
+
+/// A job of the outbox: one approved output (or direct publication) to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Publication {
+    pub id: PublicationId,
+    pub validation_id: Option<ValidationId>,
+    pub operation_id: Option<OperationId>,
+    pub target: PublicationTarget,
+    pub account: Option<String>,
+    pub payload: Value,
+    pub status: PublicationStatus,
+    pub attempts: u32,
+    pub external_id: Option<String>,
+    pub error: Option<String>,
+    pub created_at: DateTime<Utc>,
 }
 
 /// A playbook operation (a token takeover): its steps are tasks.

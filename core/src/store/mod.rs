@@ -15,6 +15,7 @@ mod messages;
 mod objectives;
 mod operation_files;
 mod operations;
+mod publications;
 mod schedules;
 mod schema;
 mod spam;

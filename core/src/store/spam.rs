@@ -46,10 +46,12 @@ impl Store {
     /// The sample with this id.
     pub async fn spam_sample(&self, id: i64) -> Result<SpamSample, StoreError> {
         let row: Option<(i64, i64, Option<i64>, String, String)> = with_pool!(self, |pool| {
-            sqlx::query_as("SELECT id, chat_id, user_id, label, text FROM spam_samples WHERE id = $1")
-                .bind(id)
-                .fetch_optional(pool)
-                .await
+            sqlx::query_as(
+                "SELECT id, chat_id, user_id, label, text FROM spam_samples WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_optional(pool)
+            .await
         })?;
         let (id, chat_id, user_id, label, text) = row.ok_or(StoreError::NotFound {
             kind: "spam sample",

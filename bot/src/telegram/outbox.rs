@@ -1,0 +1,220 @@
+//! The publishers' loop: approved outputs are sent exactly once. A job is
+//! claimed (sending), sent, then recorded with the platform's id (sent). A
+//! job found `sending` at start was interrupted mid-send: it is marked
+//! unknown and shown to the team with a button to send it again — never
+//! re-sent blindly. Telegram is built (a post, a thread, a pinned message, a
+//! poll, an album, in the operation's community group); X and site
+//! publishing are not built yet and say so to the team.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use teloxide::prelude::*;
+use teloxide::types::{
+    InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMedia, InputMediaPhoto,
+    InputPollOption,
+};
+use ulias_core::domain::{Publication, PublicationId, PublicationTarget, ValidationKind};
+use ulias_core::store::StoreError;
+
+use super::App;
+use super::buttons::Button;
+use super::edge::clip;
+use super::handlers::{HandlerError, HandlerResult};
+use crate::i18n::arg;
+
+/// What a manual publication records as its external id.
+const BY_HAND: &str = "manual";
+
+/// Runs until the process stops.
+pub async fn run(app: Arc<App>) {
+    match app.store.mark_interrupted_publications().await {
+        Ok(interrupted) => {
+            for publication in interrupted {
+                if let Err(error) = report(&app, &publication, "publication-unknown").await {
+                    tracing::warn!(%error, "could not report an interrupted publication");
+                }
+            }
+        }
+        Err(error) => tracing::error!(%error, "could not look for interrupted publications"),
+    }
+    let mut every = tokio::time::interval(Duration::from_secs(app.settings.engine.notify_seconds));
+    loop {
+        every.tick().await;
+        loop {
+            match app.store.claim_publication(app.clock.now()).await {
+                Ok(Some(job)) => publish(&app, &job).await,
+                Ok(None) => break,
+                Err(error) => {
+                    tracing::error!(%error, "could not claim a publication");
+                    break;
+                }
+            }
+        }
+    }
+}
+
+async fn publish(app: &App, job: &Publication) {
+    let sent = match job.target {
+        PublicationTarget::Telegram => send_telegram(app, job).await,
+        PublicationTarget::Manual => Ok(BY_HAND.to_owned()),
+        PublicationTarget::X | PublicationTarget::Site => {
+            Err(format!("the {} publisher is not built yet", job.target).into())
+        }
+    };
+    let recorded = match sent {
+        Ok(external_id) => app
+            .store
+            .mark_publication_sent(job.id, &external_id, app.clock.now())
+            .await
+            .map_err(HandlerError::from),
+        Err(error) => {
+            let failed = app
+                .store
+                .mark_publication_failed(job.id, &error.to_string())
+                .await;
+            match failed {
+                Ok(()) => report(app, job, "publication-failed").await,
+                Err(store) => Err(store.into()),
+            }
+        }
+    };
+    if let Err(error) = recorded {
+        tracing::error!(%error, publication = %job.id, "could not record a publication");
+    }
+}
+
+/// Sends to the operation's community group (or the payload's `chat_id`);
+/// returns the first message's id.
+async fn send_telegram(app: &App, job: &Publication) -> Result<String, HandlerError> {
+    let content = job
+        .payload
+        .get("args")
+        .or_else(|| job.payload.get("output"))
+        .unwrap_or(&job.payload);
+    let chat = content
+        .get("chat_id")
+        .and_then(Value::as_i64)
+        .or_else(|| app.roles.groups.first().copied())
+        .ok_or("no community group is configured to publish to")?;
+    let chat = ChatId(chat);
+    let kind = match job.validation_id {
+        Some(id) => app.store.validation(id).await?.kind,
+        None => ValidationKind::Post,
+    };
+    let text = |fields: &[&str]| {
+        fields
+            .iter()
+            .find_map(|f| content.get(f).and_then(Value::as_str))
+            .map(str::to_owned)
+    };
+    let sent = match kind {
+        ValidationKind::Poll => {
+            let question = text(&["question"]).ok_or("a poll needs a question")?;
+            let options: Vec<InputPollOption> = content
+                .get("options")
+                .and_then(Value::as_array)
+                .map(|o| {
+                    o.iter()
+                        .filter_map(Value::as_str)
+                        .map(InputPollOption::new)
+                        .collect()
+                })
+                .unwrap_or_default();
+            app.bot.send_poll(chat, question, options).await?
+        }
+        ValidationKind::Album => {
+            let images: Vec<InputMedia> = content
+                .get("images")
+                .and_then(Value::as_array)
+                .map(|i| {
+                    i.iter()
+                        .filter_map(Value::as_str)
+                        .filter_map(|u| u.parse().ok())
+                })
+                .into_iter()
+                .flatten()
+                .take(10)
+                .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url))))
+                .collect();
+            let sent = app.bot.send_media_group(chat, images).await?;
+            sent.into_iter()
+                .next()
+                .ok_or("Telegram sent no message for the album")?
+        }
+        ValidationKind::Thread => {
+            let parts = parts(content);
+            let mut first = None;
+            for part in &parts {
+                let message = app.bot.send_message(chat, clip(part)).await?;
+                first.get_or_insert(message);
+            }
+            first.ok_or("a thread needs parts")?
+        }
+        _ => {
+            let body = parts(content).join("\n\n");
+            let message = app.bot.send_message(chat, clip(&body)).await?;
+            if kind == ValidationKind::Pinned {
+                app.bot.pin_chat_message(chat, message.id).await?;
+            }
+            message
+        }
+    };
+    Ok(format!("{}:{}", chat.0, sent.id.0))
+}
+
+fn parts(content: &Value) -> Vec<String> {
+    for field in ["parts", "texts", "tweets"] {
+        if let Some(parts) = content.get(field).and_then(Value::as_array) {
+            return parts
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+        }
+    }
+    ["text", "caption", "answer", "message"]
+        .iter()
+        .find_map(|f| content.get(f).and_then(Value::as_str))
+        .map(|t| vec![t.to_owned()])
+        .unwrap_or_default()
+}
+
+/// Tells the team about a job that needs them, with a button to send it again.
+async fn report(app: &App, job: &Publication, key: &str) -> HandlerResult {
+    let Some(team) = app.roles.team_chat else {
+        return Ok(());
+    };
+    let job = app.store.publication(job.id).await?;
+    let text = app.texts.with(
+        key,
+        &[
+            arg("id", job.id),
+            arg("target", job.target),
+            arg("error", job.error.clone().unwrap_or_default()),
+        ],
+    );
+    let button = InlineKeyboardButton::callback(
+        app.texts.get("button-resend"),
+        Button::Resend(job.id.get()).data(),
+    );
+    app.bot
+        .send_message(ChatId(team), clip(&text))
+        .reply_markup(InlineKeyboardMarkup::new([[button]]))
+        .await?;
+    Ok(())
+}
+
+/// The team's "send again" button.
+pub async fn resend(app: &App, id: i64) -> Result<Option<String>, HandlerError> {
+    match app
+        .store
+        .resend_publication(PublicationId::new(id), app.clock.now())
+        .await
+    {
+        Ok(()) => Ok(Some(app.texts.get("publication-resent"))),
+        Err(StoreError::IllegalTransition { .. }) => Ok(Some(app.texts.get("validation-already"))),
+        Err(error) => Err(error.into()),
+    }
+}

@@ -1,0 +1,133 @@
+//! The outbox through the bot: an approved post goes out once, however
+//! often Approve is pressed; a post interrupted mid-send is never sent
+//! again blindly.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+
+mod surface;
+
+use std::time::Duration;
+
+use serde_json::json;
+use ulias_core::clock::{Clock, SystemClock};
+use ulias_core::domain::{NewValidation, PublicationStatus, PublicationTarget, ValidationKind};
+use ulias_core::settings::{GroupSettings, Locale, ModerationMode};
+use ulias_core::store::Store;
+use ulias_tests::db::TestDb;
+
+use surface::*;
+
+fn community() -> GroupSettings {
+    GroupSettings {
+        chat_id: GROUP,
+        name: "PEPE2 community".to_owned(),
+        mode: ModerationMode::DryRun,
+        captcha: false,
+        official_addresses: Vec::new(),
+        allowed_domains: Vec::new(),
+        stop_phrases: Vec::new(),
+        raid_joins_per_minute: 50,
+        raid_quiet_seconds: 600,
+        captcha_seconds: 120,
+    }
+}
+
+async fn pinned_post(store: &Store) -> ulias_core::domain::ValidationId {
+    let validation = NewValidation {
+        task_id: None,
+        operation_id: None,
+        kind: ValidationKind::Pinned,
+        target: PublicationTarget::Telegram,
+        payload: json!({"tool": "tg_pin", "args": {"text": "Official address: 0x5aAe… — the team never DMs first."}}),
+    };
+    store
+        .create_validation(&validation, SystemClock.now())
+        .await
+        .unwrap()
+        .id
+}
+
+async fn start(db: TestDb) -> Surface {
+    Surface::start_with(db, Locale::Fr, Vec::new(), |s| {
+        s.telegram.groups = vec![community()]
+    })
+    .await
+}
+
+fn posts_in_group(s: &Surface) -> Vec<String> {
+    s.tg.sent_texts(GROUP)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_approved_post_goes_out_once_however_often_approve_is_pressed() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let id = pinned_post(&db.store).await;
+    let s = start(db).await;
+
+    let preview = s.message_containing(TEAM_CHAT, "Validation #1").await;
+    let approve = button_data(&preview)[0].clone();
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
+
+    let post = s.message_containing(GROUP, "Official address").await;
+    let pinned =
+        s.tg.wait_for(
+            "pinChatMessage",
+            |p| p["message_id"] == post["message_id"],
+            WAIT,
+        )
+        .await;
+    assert!(pinned.is_some(), "a pinned message is pinned");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(posts_in_group(&s).len(), 1, "published once");
+    let validation = s.store().validation(id).await.unwrap();
+    assert_eq!(
+        validation.status,
+        ulias_core::domain::ValidationStatus::Approved
+    );
+    let publication = s
+        .store()
+        .publication(ulias_core::domain::PublicationId::new(1))
+        .await
+        .unwrap();
+    assert_eq!(publication.status, PublicationStatus::Sent);
+    assert_eq!(
+        publication.external_id,
+        Some(format!("{GROUP}:{}", post["message_id"]))
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_post_interrupted_mid_send_is_shown_as_unknown_and_sent_again_only_on_request() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let id = pinned_post(&db.store).await;
+    let now = SystemClock.now();
+    db.store.approve_validation(id, "bob", now).await.unwrap();
+    // A previous process claimed it and died before recording the result.
+    let claimed = db.store.claim_publication(now).await.unwrap().unwrap();
+    assert_eq!(claimed.status, PublicationStatus::Sending);
+    let s = start(db).await;
+
+    let alert = s
+        .message_containing(TEAM_CHAT, "interrompue pendant l'envoi")
+        .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(posts_in_group(&s).is_empty(), "never re-sent blindly");
+    let publication = s.store().publication(claimed.id).await.unwrap();
+    assert_eq!(publication.status, PublicationStatus::Unknown);
+
+    let resend = button_data(&alert)[0].clone();
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&alert), &resend);
+
+    s.message_containing(GROUP, "Official address").await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(posts_in_group(&s).len(), 1);
+    assert_eq!(
+        s.store().publication(claimed.id).await.unwrap().status,
+        PublicationStatus::Sent
+    );
+    s.stop().await;
+}

@@ -1,0 +1,225 @@
+//! The outbox's publishers' side. A publisher claims a due job (pending →
+//! sending), sends it, and records the external id (sent). A job found
+//! `sending` when a process starts was interrupted mid-send: it may or may
+//! not have gone out, so it becomes `unknown` and is never re-sent unless a
+//! person asks (unknown → pending).
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::types::Json;
+
+use super::time::{count, from_ms, parse_text, predecessor_list, to_ms};
+use super::{BackendKind, Store, StoreError, with_pool};
+use crate::domain::{Publication, PublicationId, PublicationStatus, ValidationId};
+
+macro_rules! publication_columns {
+    () => {
+        "id, validation_id, operation_id, target, account, payload, status, attempts, \
+         external_id, error, created_at"
+    };
+}
+
+#[derive(sqlx::FromRow)]
+struct PublicationRow {
+    id: i64,
+    validation_id: Option<i64>,
+    operation_id: Option<i64>,
+    target: String,
+    account: Option<String>,
+    payload: Json<Value>,
+    status: String,
+    attempts: i64,
+    external_id: Option<String>,
+    error: Option<String>,
+    created_at: i64,
+}
+
+impl TryFrom<PublicationRow> for Publication {
+    type Error = StoreError;
+
+    fn try_from(row: PublicationRow) -> Result<Self, StoreError> {
+        Ok(Publication {
+            id: PublicationId::new(row.id),
+            validation_id: row.validation_id.map(ValidationId::new),
+            operation_id: row.operation_id.map(crate::domain::OperationId::new),
+            target: parse_text("publication target", &row.target)?,
+            account: row.account,
+            payload: row.payload.0,
+            status: parse_text("publication status", &row.status)?,
+            attempts: count("publication attempts", row.attempts)?,
+            external_id: row.external_id,
+            error: row.error,
+            created_at: from_ms(row.created_at)?,
+        })
+    }
+}
+
+const CLAIM_SQLITE: &str = concat!(
+    "UPDATE publications SET status = $1, sending_since = $2, attempts = attempts + 1 \
+     WHERE id = (SELECT id FROM publications WHERE status = $3 AND not_before <= $2 \
+                 ORDER BY not_before, id LIMIT 1) RETURNING ",
+    publication_columns!()
+);
+
+const CLAIM_POSTGRES: &str = concat!(
+    "UPDATE publications SET status = $1, sending_since = $2, attempts = attempts + 1 \
+     WHERE status = $3 AND id = (SELECT id FROM publications WHERE status = $3 \
+                 AND not_before <= $2 ORDER BY not_before, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
+     RETURNING ",
+    publication_columns!()
+);
+
+impl Store {
+    /// The publication with this id.
+    pub async fn publication(&self, id: PublicationId) -> Result<Publication, StoreError> {
+        let row: Option<PublicationRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                publication_columns!(),
+                " FROM publications WHERE id = $1"
+            ))
+            .bind(id.get())
+            .fetch_optional(pool)
+            .await
+        })?;
+        row.ok_or(StoreError::NotFound {
+            kind: "publication",
+            id: id.get(),
+        })?
+        .try_into()
+    }
+
+    /// Claims the next due job for sending. `None` when none is due.
+    pub async fn claim_publication(
+        &self,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Publication>, StoreError> {
+        let sql = match self.backend_kind() {
+            BackendKind::Sqlite => CLAIM_SQLITE,
+            BackendKind::Postgres => CLAIM_POSTGRES,
+        };
+        let row: Option<PublicationRow> = with_pool!(self, |pool| {
+            sqlx::query_as(sql)
+                .bind(PublicationStatus::Sending.as_str())
+                .bind(to_ms(now))
+                .bind(PublicationStatus::Pending.as_str())
+                .fetch_optional(pool)
+                .await
+        })?;
+        row.map(Publication::try_from).transpose()
+    }
+
+    /// Records a job sent, with the id the platform gave it.
+    pub async fn mark_publication_sent(
+        &self,
+        id: PublicationId,
+        external_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.finish_sending(
+            id,
+            PublicationStatus::Sent,
+            Some(external_id),
+            None,
+            Some(now),
+        )
+        .await
+    }
+
+    /// Records a job the platform refused.
+    pub async fn mark_publication_failed(
+        &self,
+        id: PublicationId,
+        error: &str,
+    ) -> Result<(), StoreError> {
+        self.finish_sending(id, PublicationStatus::Failed, None, Some(error), None)
+            .await
+    }
+
+    /// Every job left `sending` by a process that stopped mid-send becomes
+    /// `unknown`; returns them, for the team to decide.
+    pub async fn mark_interrupted_publications(&self) -> Result<Vec<Publication>, StoreError> {
+        let rows: Vec<PublicationRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "UPDATE publications SET status = $1, sending_since = NULL, \
+                 error = 'interrupted while sending: it may or may not have gone out' \
+                 WHERE status = $2 RETURNING ",
+                publication_columns!()
+            ))
+            .bind(PublicationStatus::Unknown.as_str())
+            .bind(PublicationStatus::Sending.as_str())
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter().map(Publication::try_from).collect()
+    }
+
+    /// A person asked to send an unknown or failed job again.
+    pub async fn resend_publication(
+        &self,
+        id: PublicationId,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let sql = format!(
+            "UPDATE publications SET status = $1, not_before = $2, error = NULL \
+             WHERE id = $3 AND status IN ({})",
+            predecessor_list(PublicationStatus::Pending)
+        );
+        let updated = with_pool!(self, |pool| {
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(PublicationStatus::Pending.as_str())
+                .bind(to_ms(now))
+                .bind(id.get())
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        })?;
+        if updated == 0 {
+            return Err(self
+                .publication_refusal(id, PublicationStatus::Pending)
+                .await);
+        }
+        Ok(())
+    }
+
+    async fn finish_sending(
+        &self,
+        id: PublicationId,
+        to: PublicationStatus,
+        external_id: Option<&str>,
+        error: Option<&str>,
+        sent_at: Option<DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
+        let updated = with_pool!(self, |pool| {
+            sqlx::query(
+                "UPDATE publications SET status = $1, external_id = COALESCE($2, external_id), \
+                 error = $3, sent_at = $4, sending_since = NULL WHERE id = $5 AND status = $6",
+            )
+            .bind(to.as_str())
+            .bind(external_id)
+            .bind(error)
+            .bind(sent_at.map(to_ms))
+            .bind(id.get())
+            .bind(PublicationStatus::Sending.as_str())
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+        })?;
+        if updated == 0 {
+            return Err(self.publication_refusal(id, to).await);
+        }
+        Ok(())
+    }
+
+    async fn publication_refusal(&self, id: PublicationId, to: PublicationStatus) -> StoreError {
+        match self.publication(id).await {
+            Ok(current) => StoreError::IllegalTransition {
+                kind: "publication",
+                id: id.get(),
+                from: current.status.to_string(),
+                to: to.to_string(),
+            },
+            Err(e) => e,
+        }
+    }
+}
