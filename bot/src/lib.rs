@@ -20,4 +20,5 @@ pub mod cli;
 pub mod commands;
 pub mod i18n;
 pub mod logging;
+pub mod ntfy;
 pub mod telegram;

@@ -11,5 +11,6 @@
 
 pub mod db;
 pub mod fake_llm;
+pub mod fake_ntfy;
 pub mod fake_telegram;
 pub mod harness;

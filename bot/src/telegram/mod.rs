@@ -70,6 +70,8 @@ pub struct App {
     pub storage: Arc<StoreStorage<ChatState>>,
     /// The community groups and their anti-spam policies.
     pub guard: groups::Guard,
+    /// Push notifications and A/B/C answers, when configured.
+    pub ntfy: Option<crate::ntfy::Ntfy>,
 }
 
 /// How long a model call may take before its pool counts as failing.
@@ -92,6 +94,7 @@ pub async fn run(
         tokio::spawn(notify::run(app.clone())),
         tokio::spawn(log_channel::run(app.clone())),
         tokio::spawn(outbox::run(app.clone())),
+        tokio::spawn(notify::ntfy_replies(app.clone())),
     ];
     let mut dispatcher = Dispatcher::builder(app.bot.clone(), handler_tree())
         .dependencies(dptree::deps![app.clone(), app.storage.clone()])
@@ -168,10 +171,12 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         .throttle(Limits::default());
     let roles = Roles::from_settings(&settings.telegram);
     let texts = Texts::new(settings.locale);
+    let ntfy = crate::ntfy::Ntfy::from_settings(&settings.ntfy);
     let alerter = Arc::new(alerter::TelegramAlerter::new(
         bot.clone(),
         roles.ceo_chat,
         texts.clone(),
+        ntfy.clone(),
     ));
     let pools = Pools::from_settings(&settings.models, MODEL_TIMEOUT)?;
     let embedder = pools
@@ -194,6 +199,7 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
     Ok(App {
         storage: StoreStorage::new(store.clone(), clock.clone()),
         guard: groups::Guard::empty(),
+        ntfy,
         store,
         engine,
         roles,

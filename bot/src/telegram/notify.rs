@@ -65,6 +65,87 @@ async fn decisions(app: &App) -> HandlerResult {
         app.store
             .set_decision_message(decision.id, chat, i64::from(message.0))
             .await?;
+        if let Some(ntfy) = &app.ntfy
+            && let Err(error) = ntfy
+                .publish_decision(&decision, &decision_text(app, &decision))
+                .await
+        {
+            tracing::warn!(%error, decision = %decision.id, "could not push the decision by ntfy");
+        }
+    }
+    Ok(())
+}
+
+/// The cursor of the ntfy reply topic's stream.
+const NTFY_CURSOR: &str = "ntfy_replies";
+
+/// Follows the ntfy reply topic: each `decision:<id>:<letter>` answers its
+/// decision once (a repeat is refused by the store and ignored). The last
+/// event read is kept, so a dropped stream or a restart resumes after it.
+pub async fn ntfy_replies(app: Arc<App>) {
+    let Some(ntfy) = app.ntfy.clone() else {
+        return;
+    };
+    loop {
+        if let Err(error) = follow(&app, &ntfy).await {
+            tracing::warn!(%error, "the ntfy reply stream stopped; reconnecting");
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+async fn follow(app: &App, ntfy: &crate::ntfy::Ntfy) -> HandlerResult {
+    let since = app.store.cursor(NTFY_CURSOR).await?;
+    let mut response = ntfy
+        .subscribe(Some(since.as_deref().unwrap_or("all")))
+        .await?;
+    let mut pending = String::new();
+    while let Some(chunk) = response.chunk().await? {
+        pending.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = pending.find('\n') {
+            let line: String = pending.drain(..=end).collect();
+            let Ok(event) = serde_json::from_str::<crate::ntfy::StreamEvent>(line.trim()) else {
+                continue;
+            };
+            if event.event != "message" {
+                continue;
+            }
+            if let Some(answer) = event.message.as_deref().and_then(crate::ntfy::parse_answer) {
+                apply_phone_answer(app, answer).await?;
+            }
+            app.store
+                .set_cursor(NTFY_CURSOR, &event.id, app.clock.now())
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+async fn apply_phone_answer(app: &App, answer: crate::ntfy::Answer) -> HandlerResult {
+    use ulias_core::domain::{DecisionAnswer, DecisionId};
+    use ulias_core::store::StoreError;
+    let id = DecisionId::new(answer.decision);
+    let reply = DecisionAnswer {
+        option: answer.option,
+        by: "ntfy".to_owned(),
+    };
+    let decision = match app.store.answer_decision(id, &reply, app.clock.now()).await {
+        Ok(decision) => decision,
+        // Answered already (by button, by an earlier tap, or timed out), or
+        // not an option of this decision: nothing to apply.
+        Err(
+            StoreError::IllegalTransition { .. }
+            | StoreError::Invalid(_)
+            | StoreError::NotFound { .. },
+        ) => return Ok(()),
+        Err(error) => return Err(error.into()),
+    };
+    app.engine.apply_decision(&decision).await?;
+    if let Some((chat, message)) = app.store.decision_message(id).await? {
+        let message = MessageId(i32::try_from(message)?);
+        app.bot
+            .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
+            .await?;
     }
     Ok(())
 }

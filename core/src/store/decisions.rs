@@ -236,6 +236,17 @@ impl Store {
         Ok(shown)
     }
 
+    /// Where a decision was shown, if it was.
+    pub async fn decision_message(&self, id: DecisionId) -> Result<Option<(i64, i64)>, StoreError> {
+        let row: Option<(Option<i64>, Option<i64>)> = with_pool!(self, |pool| {
+            sqlx::query_as("SELECT chat_id, message_id FROM decisions WHERE id = $1")
+                .bind(id.get())
+                .fetch_optional(pool)
+                .await
+        })?;
+        Ok(row.and_then(|(chat, message)| Some((chat?, message?))))
+    }
+
     /// Records where a decision was shown.
     pub async fn set_decision_message(
         &self,

@@ -380,3 +380,39 @@ impl Store {
         Ok(resumed)
     }
 }
+
+impl Store {
+    /// Where the stream `name` was last read up to.
+    pub async fn cursor(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let value = with_pool!(self, |pool| {
+            sqlx::query_scalar("SELECT value FROM cursors WHERE name = $1")
+                .bind(name)
+                .fetch_optional(pool)
+                .await
+        })?;
+        Ok(value)
+    }
+
+    /// Records where the stream `name` was read up to.
+    pub async fn set_cursor(
+        &self,
+        name: &str,
+        value: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query(
+                "INSERT INTO cursors (name, value, updated_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (name) DO UPDATE SET value = excluded.value, \
+                 updated_at = excluded.updated_at",
+            )
+            .bind(name)
+            .bind(value)
+            .bind(to_ms(now))
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+        })?;
+        Ok(())
+    }
+}

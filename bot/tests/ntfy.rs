@@ -1,0 +1,187 @@
+//! ntfy through the process: alerts and decisions pushed to a loopback ntfy
+//! stand-in, decisions answered A/B/C from a phone, each answer applied
+//! once, and a dropped reply stream resumed without losing an answer.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+
+mod surface;
+
+use std::time::Duration;
+
+use chrono::TimeDelta;
+use secrecy::SecretString;
+use ulias_core::clock::{Clock, SystemClock};
+use ulias_core::domain::{DecisionId, DecisionStatus, NewDecision, Urgency};
+use ulias_core::settings::Locale;
+use ulias_core::store::Store;
+use ulias_tests::db::TestDb;
+use ulias_tests::fake_ntfy::FakeNtfy;
+
+use surface::*;
+
+const ALERTS: &str = "ulias-alerts-7f3a";
+const REPLIES: &str = "ulias-replies-9c1e";
+
+fn decision(question: &str) -> NewDecision {
+    NewDecision {
+        task_id: None,
+        objective_id: None,
+        question: question.to_owned(),
+        context_summary: "Disk at 91 %.".to_owned(),
+        options: vec!["Delete".to_owned(), "Archive".to_owned(), "Wait".to_owned()],
+        recommended: Some(1),
+        urgency: Urgency::High,
+        timeout_at: Some(SystemClock.now() + TimeDelta::hours(2)),
+        auto_decision: Some(2),
+    }
+}
+
+async fn start(ntfy: &FakeNtfy, db: TestDb) -> Surface {
+    let url = ntfy.url.clone();
+    Surface::start_with(db, Locale::En, Vec::new(), move |s| {
+        s.ntfy.server = url.parse().unwrap();
+        s.ntfy.topic = ALERTS.to_owned();
+        s.ntfy.reply_topic = REPLIES.to_owned();
+        s.ntfy.token = Some(SecretString::from("tk_main"));
+        s.ntfy.reply_token = Some(SecretString::from("tk_reply_only"));
+    })
+    .await
+}
+
+async fn answered(store: &Store, id: i64) -> ulias_core::domain::Decision {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let decision = store.decision(DecisionId::new(id)).await.unwrap();
+        if decision.status != DecisionStatus::Pending {
+            return decision;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "decision #{id} never answered"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_decision_answered_b_from_the_phone_is_applied_once_even_if_the_reply_comes_twice() {
+    let fake = FakeNtfy::start().await;
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    db.store
+        .create_decision(&decision("Free disk space on the VPS?"), SystemClock.now())
+        .await
+        .unwrap();
+    let s = start(&fake, db).await;
+
+    let push = fake
+        .wait_for(
+            |m| m.topic == ALERTS && m.request["title"] == "Decision #1",
+            WAIT,
+        )
+        .await
+        .unwrap();
+    assert_eq!(push.authorization.as_deref(), Some("Bearer tk_main"));
+    assert_eq!(push.request["priority"], 4, "high urgency");
+    let actions = push.request["actions"].as_array().unwrap().clone();
+    assert_eq!(actions.len(), 3);
+    assert_eq!(actions[1]["label"], "B: Archive");
+    assert_eq!(actions[1]["body"], "decision:1:B");
+    assert_eq!(
+        actions[1]["headers"]["Authorization"],
+        "Bearer tk_reply_only"
+    );
+    assert!(actions[1]["url"].as_str().unwrap().ends_with(REPLIES));
+
+    assert_eq!(fake.tap(&actions[1]).await, 200);
+    assert_eq!(fake.tap(&actions[1]).await, 200);
+    assert_eq!(fake.tap(&actions[0]).await, 200);
+
+    let decision = answered(s.store(), 1).await;
+    assert_eq!(
+        (decision.response, decision.responded_by.as_deref()),
+        (Some(1), Some("ntfy"))
+    );
+    s.message_containing(CEO, "\"Archive\", chosen by ntfy")
+        .await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let again = s.store().decision(DecisionId::new(1)).await.unwrap();
+    assert_eq!(
+        again.response,
+        Some(1),
+        "the repeat and the late A change nothing"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dropped_reply_stream_resumes_without_losing_an_answer() {
+    let fake = FakeNtfy::start().await;
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    db.store
+        .create_decision(&decision("First?"), SystemClock.now())
+        .await
+        .unwrap();
+    let s = start(&fake, db).await;
+    let first = fake
+        .wait_for(|m| m.request["title"] == "Decision #1", WAIT)
+        .await
+        .unwrap();
+    fake.tap(&first.request["actions"][0]).await;
+    answered(s.store(), 1).await;
+
+    s.store()
+        .create_decision(&decision("Second?"), SystemClock.now())
+        .await
+        .unwrap();
+    let second = fake
+        .wait_for(|m| m.request["title"] == "Decision #2", WAIT)
+        .await
+        .unwrap();
+    fake.drop_streams();
+    fake.tap(&second.request["actions"][2]).await;
+
+    let decision = answered(s.store(), 2).await;
+    assert_eq!(
+        decision.response,
+        Some(2),
+        "answered C although the stream was down when it came"
+    );
+    assert!(fake.streams_opened() >= 2, "the subscriber reconnected");
+    assert_eq!(
+        s.store().cursor("ntfy_replies").await.unwrap().as_deref(),
+        Some(fake.on_topic(REPLIES).last().unwrap().id.as_str())
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn alerts_are_pushed_with_their_priority() {
+    use ulias_core::domain::{NewTask, Team};
+    let fake = FakeNtfy::start().await;
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    // A task whose agent does not exist fails for good: an incident alert.
+    let now = SystemClock.now() - TimeDelta::minutes(1);
+    let task = NewTask::new(
+        "ghost".parse().unwrap(),
+        Team::Ops,
+        "Haunt the servers",
+        now,
+    );
+    db.store.create_task(&task, now).await.unwrap();
+    let s = start(&fake, db).await;
+
+    let alert = fake
+        .wait_for(|m| m.topic == ALERTS && m.request["priority"] == 5, WAIT)
+        .await
+        .unwrap();
+    assert!(
+        alert.request["title"].as_str().unwrap().contains("failed"),
+        "{:?}",
+        alert.request
+    );
+    s.message_containing(CEO, "🚨").await;
+    s.stop().await;
+}

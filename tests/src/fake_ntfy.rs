@@ -1,0 +1,290 @@
+//! A loopback stand-in for an ntfy server, over real HTTP: JSON publishing
+//! (`POST /`), plain publishing (`POST /<topic>`, the body is the message),
+//! and a topic's JSON stream (`GET /<topic>/json`) with `since=<id>` and
+//! `poll=1`, an `open` event first and keepalives. Tests read what was
+//! published, "tap" an action by sending its request, and drop every open
+//! stream to check that the subscriber resumes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test support fails loudly
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, mpsc};
+use tokio_stream::wrappers::ReceiverStream;
+
+/// One message stored on a topic.
+#[derive(Debug, Clone)]
+pub struct Published {
+    pub id: String,
+    pub topic: String,
+    pub message: String,
+    /// The whole JSON publish request, or the headers of a plain one.
+    pub request: Value,
+    pub authorization: Option<String>,
+}
+
+#[derive(Default)]
+struct World {
+    messages: Vec<Published>,
+    next: u64,
+    streams_opened: usize,
+}
+
+struct Shared {
+    world: Mutex<World>,
+    new_messages: broadcast::Sender<Published>,
+    drop_streams: broadcast::Sender<()>,
+}
+
+/// A running stand-in.
+#[derive(Clone)]
+pub struct FakeNtfy {
+    /// The server's base URL (`http://127.0.0.1:PORT/`).
+    pub url: String,
+    shared: Arc<Shared>,
+}
+
+impl FakeNtfy {
+    pub async fn start() -> Self {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let shared = Arc::new(Shared {
+            world: Mutex::new(World::default()),
+            new_messages: broadcast::channel(256).0,
+            drop_streams: broadcast::channel(4).0,
+        });
+        let app = Router::new()
+            .route("/", post(publish_json))
+            .route("/{topic}", post(publish_plain))
+            .route("/{topic}/json", get(stream))
+            .with_state(shared.clone());
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+            .await
+            .unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            axum::serve(listener, app).await.unwrap();
+        });
+        Self {
+            url: format!("http://{address}/"),
+            shared,
+        }
+    }
+
+    /// Every message published, in order.
+    pub fn published(&self) -> Vec<Published> {
+        self.shared.world.lock().unwrap().messages.clone()
+    }
+
+    /// The messages of one topic.
+    pub fn on_topic(&self, topic: &str) -> Vec<Published> {
+        self.published()
+            .into_iter()
+            .filter(|m| m.topic == topic)
+            .collect()
+    }
+
+    /// How many streams were opened (a reconnect opens another).
+    pub fn streams_opened(&self) -> usize {
+        self.shared.world.lock().unwrap().streams_opened
+    }
+
+    /// Closes every open stream, as a network drop would.
+    pub fn drop_streams(&self) {
+        let _ = self.shared.drop_streams.send(());
+    }
+
+    /// Waits until a message matching `pred` is published.
+    pub async fn wait_for(
+        &self,
+        pred: impl Fn(&Published) -> bool,
+        timeout: Duration,
+    ) -> Option<Published> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            if let Some(found) = self.published().into_iter().find(|m| pred(m)) {
+                return Some(found);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Sends the request an `http` action button describes, as a phone
+    /// does when it is tapped. Returns the status.
+    pub async fn tap(&self, action: &Value) -> u16 {
+        let client = reqwest::Client::new();
+        let mut request = client
+            .post(action["url"].as_str().unwrap())
+            .body(action["body"].as_str().unwrap_or_default().to_owned());
+        if let Some(headers) = action["headers"].as_object() {
+            for (name, value) in headers {
+                request = request.header(name, value.as_str().unwrap());
+            }
+        }
+        request.send().await.unwrap().status().as_u16()
+    }
+}
+
+fn store(
+    shared: &Shared,
+    topic: &str,
+    message: String,
+    request: Value,
+    authorization: Option<String>,
+) -> Published {
+    let published = {
+        let mut world = shared.world.lock().unwrap();
+        world.next += 1;
+        let published = Published {
+            id: format!("msg{:04}", world.next),
+            topic: topic.to_owned(),
+            message,
+            request,
+            authorization,
+        };
+        world.messages.push(published.clone());
+        published
+    };
+    let _ = shared.new_messages.send(published.clone());
+    published
+}
+
+fn authorization(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+fn event(published: &Published) -> String {
+    json!({"id": published.id, "time": 0, "event": "message", "topic": published.topic, "message": published.message}).to_string() + "\n"
+}
+
+async fn publish_json(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> Response {
+    let Some(topic) = body["topic"].as_str() else {
+        return (StatusCode::BAD_REQUEST, "{\"error\":\"topic missing\"}").into_response();
+    };
+    let message = body["message"].as_str().unwrap_or_default().to_owned();
+    let published = store(
+        &shared,
+        topic,
+        message,
+        body.clone(),
+        authorization(&headers),
+    );
+    Json(json!({"id": published.id, "event": "message", "topic": topic})).into_response()
+}
+
+async fn publish_plain(
+    State(shared): State<Arc<Shared>>,
+    Path(topic): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let message = String::from_utf8_lossy(&body).into_owned();
+    let header_map: serde_json::Map<String, Value> = headers
+        .iter()
+        .filter_map(|(k, v)| Some((k.to_string(), json!(v.to_str().ok()?))))
+        .collect();
+    let published = store(
+        &shared,
+        &topic,
+        message,
+        Value::Object(header_map),
+        authorization(&headers),
+    );
+    Json(json!({"id": published.id, "event": "message", "topic": topic})).into_response()
+}
+
+async fn stream(
+    State(shared): State<Arc<Shared>>,
+    Path(topic): Path<String>,
+    uri: Uri,
+) -> Response {
+    let query: HashMap<String, String> =
+        url::form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes())
+            .into_owned()
+            .collect();
+    let topic = topic.trim_end_matches("/json").to_owned();
+    let backlog: Vec<Published> = {
+        let mut world = shared.world.lock().unwrap();
+        world.streams_opened += 1;
+        let on_topic: Vec<Published> = world
+            .messages
+            .iter()
+            .filter(|m| m.topic == topic)
+            .cloned()
+            .collect();
+        match query.get("since").map(String::as_str) {
+            Some("all") => on_topic,
+            Some(since) => match on_topic.iter().position(|m| m.id == since) {
+                Some(at) => on_topic[at + 1..].to_vec(),
+                None => Vec::new(),
+            },
+            None => Vec::new(),
+        }
+    };
+    let poll = query.get("poll").is_some_and(|p| p == "1");
+    let (tx, rx) = mpsc::channel::<Result<String, Infallible>>(64);
+    let mut new_messages = shared.new_messages.subscribe();
+    let mut dropped = shared.drop_streams.subscribe();
+    tokio::spawn(async move {
+        if !poll
+            && tx
+                .send(Ok(
+                    json!({"id": "open", "time": 0, "event": "open", "topic": topic}).to_string()
+                        + "\n",
+                ))
+                .await
+                .is_err()
+        {
+            return;
+        }
+        for message in &backlog {
+            if tx.send(Ok(event(message))).await.is_err() {
+                return;
+            }
+        }
+        if poll {
+            return;
+        }
+        let mut keepalive = tokio::time::interval(Duration::from_millis(500));
+        loop {
+            tokio::select! {
+                message = new_messages.recv() => match message {
+                    Ok(message) if message.topic == topic => {
+                        if tx.send(Ok(event(&message))).await.is_err() { return; }
+                    }
+                    Ok(_) => {}
+                    Err(_) => return,
+                },
+                _ = dropped.recv() => return,
+                _ = keepalive.tick() => {
+                    let line = json!({"id": "ka", "time": 0, "event": "keepalive", "topic": topic}).to_string() + "\n";
+                    if tx.send(Ok(line)).await.is_err() { return; }
+                }
+            }
+        }
+    });
+    Response::builder()
+        .header("content-type", "application/x-ndjson")
+        .body(Body::from_stream(ReceiverStream::new(rx)))
+        .unwrap()
+}
