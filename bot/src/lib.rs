@@ -21,4 +21,5 @@ pub mod commands;
 pub mod i18n;
 pub mod logging;
 pub mod ntfy;
+pub mod report;
 pub mod telegram;

@@ -68,6 +68,7 @@ pub async fn register(app: &App) {
 pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult {
     let me = app.bot.get_me().await?;
     let text = match Command::parse(&incoming.text, me.username()) {
+        Ok(Command::Report) => return super::notify::send_summary(app, incoming.chat_id).await,
         Ok(command) if allowed(&command, role) => run(app, command).await?,
         Ok(_) => app.texts.get("not-allowed"),
         Err(_) => app.texts.get("unknown-command"),
@@ -175,7 +176,7 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
             Ok(id) => objective_log(app, ObjectiveId::new(id)).await?,
             Err(_) => t.get("log-usage"),
         },
-        Command::Report => t.get("report-not-built"),
+        Command::Report => super::notify::summary_text(app).await?,
         Command::Help | Command::Start => {
             let mut lines = vec![t.get("help-title")];
             lines.extend(

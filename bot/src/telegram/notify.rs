@@ -31,6 +31,7 @@ pub async fn run(app: Arc<App>) {
     loop {
         every.tick().await;
         for (what, result) in [
+            ("daily summary", daily_summary(&app).await),
             ("validations", validations(&app).await),
             ("decisions", decisions(&app).await),
             ("timed-out decisions", timed_out(&app).await),
@@ -244,4 +245,67 @@ async fn progress_text(
         }
     };
     Ok(format!("{head}\n{state}"))
+}
+
+/// The cursor that records the last day the summary was sent.
+const SUMMARY_CURSOR: &str = "daily_summary";
+
+/// Sends the day's summary once, at `engine.daily_report_hour` (UTC), to
+/// the CEO's chat (text and chart) and by ntfy (text).
+async fn daily_summary(app: &App) -> HandlerResult {
+    use chrono::Timelike;
+    let now = app.clock.now();
+    let today = now.format("%Y-%m-%d").to_string();
+    if now.hour() < app.settings.engine.daily_report_hour
+        || app.store.cursor(SUMMARY_CURSOR).await?.as_deref() == Some(today.as_str())
+    {
+        return Ok(());
+    }
+    let Some(chat) = app.roles.ceo_chat else {
+        return Ok(());
+    };
+    send_summary(app, chat).await?;
+    app.store.set_cursor(SUMMARY_CURSOR, &today, now).await?;
+    Ok(())
+}
+
+/// Today's summary (UTC), as text.
+pub async fn summary_text(app: &App) -> Result<String, super::handlers::HandlerError> {
+    Ok(today_summary(app).await?.render(&app.texts))
+}
+
+async fn today_summary(app: &App) -> Result<crate::report::Summary, super::handlers::HandlerError> {
+    let now = app.clock.now();
+    let day_start = now
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .map(|midnight| midnight.and_utc())
+        .unwrap_or(now);
+    Ok(crate::report::Summary::of_day(&app.store, day_start).await?)
+}
+
+/// Sends today's summary to `chat` (text, then the chart) and by ntfy.
+pub async fn send_summary(app: &App, chat: i64) -> HandlerResult {
+    use teloxide::types::InputFile;
+    let summary = today_summary(app).await?;
+    let text = summary.render(&app.texts);
+    app.bot.send_message(ChatId(chat), clip(&text)).await?;
+    let chart = summary.chart_png()?;
+    app.bot
+        .send_photo(
+            ChatId(chat),
+            InputFile::memory(chart).file_name("ulias-14-days.png"),
+        )
+        .caption(app.texts.get("report-chart"))
+        .await?;
+    if let Some(ntfy) = &app.ntfy {
+        let title = text.lines().next().unwrap_or_default().to_owned();
+        if let Err(error) = ntfy
+            .publish(&title, &text, ulias_core::domain::Urgency::Low, Vec::new())
+            .await
+        {
+            tracing::warn!(%error, "could not push the summary by ntfy");
+        }
+    }
+    Ok(())
 }

@@ -350,6 +350,8 @@ pub struct EngineSettings {
     pub confidence_threshold: f64,
     /// Hours the CEO has before a decision's automatic choice applies.
     pub decision_timeout_hours: u32,
+    /// The hour (UTC, 0–23) the daily summary is sent.
+    pub daily_report_hour: u32,
 }
 
 impl Default for EngineSettings {
@@ -360,6 +362,7 @@ impl Default for EngineSettings {
             log_batch_seconds: 60,
             confidence_threshold: 0.7,
             decision_timeout_hours: 24,
+            daily_report_hour: 20,
         }
     }
 }

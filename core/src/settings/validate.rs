@@ -224,6 +224,11 @@ fn check_engine(engine: &EngineSettings, problems: &mut Problems) {
         "must be within 0–1",
     );
     problems.check(
+        engine.daily_report_hour < 24,
+        "engine.daily_report_hour",
+        "must be an hour from 0 to 23 (UTC)",
+    );
+    problems.check(
         (1..=720).contains(&engine.decision_timeout_hours),
         "engine.decision_timeout_hours",
         "must be 1–720 hours",
