@@ -148,6 +148,11 @@ pub const KEYS: &[&str] = &[
     "team-ceo-intel",
     "team-takeover",
     "team-direction",
+    "cmd-validation",
+    "validation-usage",
+    "validation-toggled",
+    "validation-state-on",
+    "validation-state-off",
 ];
 
 /// The texts of one language.

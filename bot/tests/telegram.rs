@@ -559,3 +559,48 @@ async fn in_webhook_mode_updates_come_by_https_post_and_need_the_secret() {
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_team_turns_an_operations_validation_off_and_it_is_audited() {
+    use ulias_core::domain::{NewOperation, OperationId};
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let now = SystemClock.now();
+    let new = NewOperation {
+        name: "PEPE2".into(),
+        token_symbol: None,
+        chain: None,
+        official_address: None,
+        j0_at: now,
+    };
+    db.store.create_operation(&new, now).await.unwrap();
+    let s = Surface::start_on(db, Locale::Fr, Vec::new()).await;
+
+    s.tg.send_text(TEAM_CHAT, &teammate(), "/validation 1 off");
+
+    s.message_containing(TEAM_CHAT, "opération #1 : désactivée")
+        .await;
+    assert!(
+        !s.store()
+            .operation(OperationId::new(1))
+            .await
+            .unwrap()
+            .validation_required
+    );
+    let audit = s
+        .store()
+        .audit_rows("validation_required_changed")
+        .await
+        .unwrap();
+    assert_eq!(
+        audit,
+        [(
+            TEAMMATE.to_string(),
+            "team".to_owned(),
+            Some("1".to_owned())
+        )]
+    );
+    s.tg.send_text(TEAM_CHAT, &teammate(), "/validation 1 maybe");
+    s.message_containing(TEAM_CHAT, "Usage : /validation").await;
+    s.stop().await;
+}

@@ -371,3 +371,42 @@ async fn a_paused_operation_starts_no_step_until_resumed() {
         TaskStatus::Completed
     );
 }
+
+#[tokio::test]
+async fn with_validation_off_outputs_publish_directly_and_are_still_logged() {
+    let mut op = Op::start(simulation_answers(), team(None, TimeDelta::minutes(30))).await;
+    let now = op.rehearsal.clock.now();
+    op.db
+        .store
+        .set_validation_required(op.operation, false, now)
+        .await
+        .unwrap();
+
+    op.run_for(6).await;
+
+    let setup = op.step("cm.account_setup").await;
+    assert_eq!(
+        setup.status,
+        TaskStatus::Completed,
+        "nothing waits for the team"
+    );
+    assert!(
+        op.db
+            .store
+            .validations_of_task(setup.id)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let (publications, without_validation) = op.db.store.publication_counts().await.unwrap();
+    assert!(
+        publications >= 1 && publications == without_validation,
+        "{publications} {without_validation}"
+    );
+    let log = op.db.store.log_of_task(setup.id).await.unwrap();
+    assert!(
+        log.iter()
+            .any(|row| row.entry.summary.contains("published directly")),
+        "still logged"
+    );
+}

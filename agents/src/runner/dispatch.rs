@@ -83,6 +83,23 @@ pub(crate) async fn dispatch(
     }
     let outcome = match tool_spec.effect {
         Effect::Publish { kind, target } => {
+            if let Some(operation) = ctx.task.operation_id
+                && !ctx.store.operation(operation).await?.validation_required
+            {
+                let payload = json!({"tool": call.name, "args": call.arguments, "kind": kind});
+                let queued = ctx
+                    .store
+                    .publish_directly(operation, target, &payload, ctx.clock.now())
+                    .await?;
+                return Ok(Dispatched {
+                    result: json!({"publication_id": queued, "status": "queued for publishing: the team turned validation off for this operation"}),
+                    refused: false,
+                    summary: format!(
+                        "{agent} called {}: published directly (validation off)",
+                        call.name
+                    ),
+                });
+            }
             let validation = NewValidation {
                 task_id: Some(ctx.task.id),
                 operation_id: ctx.task.operation_id,

@@ -27,12 +27,13 @@ pub enum Command {
     Budget,
     Log(String),
     Report,
+    Validation(String),
     Help,
     Start,
 }
 
 /// The commands as the menu shows them, with their description key.
-const MENU: [(&str, &str); 11] = [
+const MENU: [(&str, &str); 12] = [
     ("status", "cmd-status"),
     ("objectives", "cmd-objectives"),
     ("decisions", "cmd-decisions"),
@@ -43,6 +44,7 @@ const MENU: [(&str, &str); 11] = [
     ("budget", "cmd-budget"),
     ("log", "cmd-log"),
     ("report", "cmd-report"),
+    ("validation", "cmd-validation"),
     ("help", "cmd-help"),
 ];
 
@@ -69,7 +71,12 @@ pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult
     let me = app.bot.get_me().await?;
     let text = match Command::parse(&incoming.text, me.username()) {
         Ok(Command::Report) => return super::notify::send_summary(app, incoming.chat_id).await,
-        Ok(command) if allowed(&command, role) => run(app, command).await?,
+        Ok(command) if allowed(&command, role) => {
+            if let Command::Validation(args) = &command {
+                audit_setting(app, incoming, args).await?;
+            }
+            run(app, command).await?
+        }
         Ok(_) => app.texts.get("not-allowed"),
         Err(_) => app.texts.get("unknown-command"),
     };
@@ -177,6 +184,7 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
             Err(_) => t.get("log-usage"),
         },
         Command::Report => super::notify::summary_text(app).await?,
+        Command::Validation(args) => toggle_validation(app, &args).await?,
         Command::Help | Command::Start => {
             let mut lines = vec![t.get("help-title")];
             lines.extend(
@@ -186,6 +194,65 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
             lines.join("\n")
         }
     })
+}
+
+/// Every change of a setting from the chat is audited.
+async fn audit_setting(app: &App, incoming: &Incoming, args: &str) -> HandlerResult {
+    use ulias_core::store::{ActorRole, AuditEntry};
+    let role = match app.roles.of(incoming.user_id) {
+        Role::Ceo => ActorRole::Ceo,
+        Role::Team => ActorRole::Team,
+        Role::Stranger => ActorRole::Unknown,
+    };
+    let entry = AuditEntry {
+        actor: &incoming.user_id.to_string(),
+        role,
+        action: "validation_required_changed",
+        target_kind: Some("operation"),
+        target_id: args.split_whitespace().next().map(str::to_owned),
+        details: serde_json::json!({"command": incoming.text}),
+    };
+    app.store.audit(&entry, app.clock.now()).await?;
+    Ok(())
+}
+
+/// `/validation <operation> on|off`: the team's validation of an
+/// operation's public outputs (when off, they publish directly, still logged).
+async fn toggle_validation(app: &App, args: &str) -> Result<String, HandlerError> {
+    let t = &app.texts;
+    let mut words = args.split_whitespace();
+    let operation = words
+        .next()
+        .map(|w| w.trim_start_matches('#').parse::<i64>());
+    let required = match words.next() {
+        Some("on") => Some(true),
+        Some("off") => Some(false),
+        _ => None,
+    };
+    let (Some(Ok(operation)), Some(required)) = (operation, required) else {
+        return Ok(t.get("validation-usage"));
+    };
+    let id = ulias_core::domain::OperationId::new(operation);
+    match app
+        .store
+        .set_validation_required(id, required, app.clock.now())
+        .await
+    {
+        Ok(_) => {}
+        Err(ulias_core::store::StoreError::NotFound { .. }) => {
+            return Ok(t.with("not-found", &[arg("id", operation)]));
+        }
+        Err(error) => return Err(error.into()),
+    }
+    let state = t.get(if required {
+        "validation-state-on"
+    } else {
+        "validation-state-off"
+    });
+    Ok(t.with(
+        "validation-toggled",
+        &[arg("id", operation), arg("state", state)],
+    ))
 }
 
 fn listing(t: &Texts, title: &str, empty: &str, lines: Vec<String>) -> String {

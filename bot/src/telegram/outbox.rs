@@ -101,7 +101,13 @@ async fn send_telegram(app: &App, job: &Publication) -> Result<String, HandlerEr
     let chat = ChatId(chat);
     let kind = match job.validation_id {
         Some(id) => app.store.validation(id).await?.kind,
-        None => ValidationKind::Post,
+        // A direct publication (validation off) carries its kind.
+        None => job
+            .payload
+            .get("kind")
+            .and_then(Value::as_str)
+            .and_then(|kind| kind.parse().ok())
+            .unwrap_or(ValidationKind::Post),
     };
     let text = |fields: &[&str]| {
         fields

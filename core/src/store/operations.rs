@@ -180,6 +180,33 @@ impl Store {
         Ok(stopped)
     }
 
+    /// Turns the team's validation of an operation's public outputs on or off.
+    pub async fn set_validation_required(
+        &self,
+        id: OperationId,
+        required: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Operation, StoreError> {
+        let updated = with_pool!(self, |pool| {
+            sqlx::query(
+                "UPDATE operations SET validation_required = $1, updated_at = $2 WHERE id = $3",
+            )
+            .bind(required)
+            .bind(to_ms(now))
+            .bind(id.get())
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+        })?;
+        if updated == 0 {
+            return Err(StoreError::NotFound {
+                kind: "operation",
+                id: id.get(),
+            });
+        }
+        self.operation(id).await
+    }
+
     /// Every task of an operation, in id order.
     pub async fn tasks_of_operation(&self, id: OperationId) -> Result<Vec<Task>, StoreError> {
         self.tasks_where("operation_id", id.get()).await

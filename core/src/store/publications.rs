@@ -89,6 +89,38 @@ impl Store {
         .try_into()
     }
 
+    /// Queues a publication with no validation behind it: only for an
+    /// operation whose team turned validation off (the call is still logged).
+    pub async fn publish_directly(
+        &self,
+        operation: crate::domain::OperationId,
+        target: crate::domain::PublicationTarget,
+        payload: &Value,
+        now: DateTime<Utc>,
+    ) -> Result<PublicationId, StoreError> {
+        let id: i64 = with_pool!(self, |pool| {
+            sqlx::query_scalar(
+                "INSERT INTO publications (operation_id, target, payload, status, not_before, \
+                 created_at) SELECT $1, $2, $3, $4, $5, $5 FROM operations \
+                 WHERE id = $1 AND validation_required = $6 RETURNING id",
+            )
+            .bind(operation.get())
+            .bind(target.as_str())
+            .bind(Json(payload))
+            .bind(PublicationStatus::Pending.as_str())
+            .bind(to_ms(now))
+            .bind(false)
+            .fetch_optional(pool)
+            .await
+        })?
+        .ok_or_else(|| {
+            StoreError::Invalid(format!(
+                "operation #{operation} requires validation: nothing is published directly"
+            ))
+        })?;
+        Ok(PublicationId::new(id))
+    }
+
     /// Claims the next due job for sending. `None` when none is due.
     pub async fn claim_publication(
         &self,
