@@ -58,6 +58,25 @@ pub enum Command {
         /// The task's id (`42` or `#42`).
         task: ulias_core::domain::TaskId,
     },
+    /// X accounts.
+    X {
+        #[command(subcommand)]
+        command: XCommand,
+    },
+}
+
+/// `ulias x …`
+#[derive(Debug, Subcommand)]
+pub enum XCommand {
+    /// Connect an account: its OAuth 2.0 user token is read from standard
+    /// input and stored encrypted with `x.token_key`.
+    Connect {
+        /// The account's handle, as playbooks and posts name it.
+        account: String,
+        /// The account's numeric user id (for its mentions).
+        #[arg(long)]
+        user_id: String,
+    },
 }
 
 /// Options of `ulias simulate`.

@@ -153,6 +153,7 @@ pub const KEYS: &[&str] = &[
     "validation-toggled",
     "validation-state-on",
     "validation-state-off",
+    "x-mention-ignored",
 ];
 
 /// The texts of one language.

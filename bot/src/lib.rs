@@ -23,3 +23,4 @@ pub mod logging;
 pub mod ntfy;
 pub mod report;
 pub mod telegram;
+pub mod x;

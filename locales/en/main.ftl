@@ -149,3 +149,4 @@ validation-usage = Usage: /validation <operation number> on|off
 validation-toggled = Validation of operation #{ $id }'s outputs: { $state }
 validation-state-on = on (each output waits for the team)
 validation-state-off = off (published directly, still logged)
+x-mention-ignored = A mention of @{ $account } carries instructions: nothing was done

@@ -149,3 +149,4 @@ validation-usage = Usage : /validation <numéro d'opération> on|off
 validation-toggled = Validation des publications de l'opération #{ $id } : { $state }
 validation-state-on = activée (chaque publication attend l'équipe)
 validation-state-off = désactivée (publication directe, toujours journalisée)
+x-mention-ignored = Une mention de @{ $account } contient des instructions : rien n'a été fait

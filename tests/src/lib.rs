@@ -13,4 +13,5 @@ pub mod db;
 pub mod fake_llm;
 pub mod fake_ntfy;
 pub mod fake_telegram;
+pub mod fake_x;
 pub mod harness;

@@ -8,6 +8,7 @@ mod replay;
 mod run;
 mod simulate;
 mod worker;
+mod x;
 
 use std::process::ExitCode;
 
@@ -44,6 +45,9 @@ pub async fn dispatch(
         Command::Worker(args) => worker::run(&settings, args, &mut out).await,
         Command::Antispam { command } => antispam::run(command, &mut out),
         Command::Replay { task } => replay::run(&settings, *task, &mut out).await,
+        Command::X { command } => {
+            x::run(&settings, command, &mut std::io::stdin().lock(), &mut out).await
+        }
     }
 }
 

@@ -95,6 +95,7 @@ pub async fn run(
         tokio::spawn(log_channel::run(app.clone())),
         tokio::spawn(outbox::run(app.clone())),
         tokio::spawn(notify::ntfy_replies(app.clone())),
+        tokio::spawn(notify::x_mentions(app.clone())),
     ];
     let mut dispatcher = Dispatcher::builder(app.bot.clone(), handler_tree())
         .dependencies(dptree::deps![app.clone(), app.storage.clone()])

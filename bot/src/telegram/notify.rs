@@ -309,3 +309,69 @@ pub async fn send_summary(app: &App, chat: i64) -> HandlerResult {
     }
     Ok(())
 }
+
+/// Reads each connected X account's mentions every
+/// `x.mentions_poll_seconds`. Nothing in a mention is ever acted on; one
+/// that carries instructions (an address to post, funds to send, rules to
+/// drop) is reported to the CEO and logged.
+pub async fn x_mentions(app: Arc<App>) {
+    let Ok(vault) = crate::x::TokenVault::new(app.settings.x.token_key.as_ref()) else {
+        return;
+    };
+    let client = crate::x::XClient::new(app.settings.x.api_url.clone());
+    let mut every = tokio::time::interval(Duration::from_secs(u64::from(
+        app.settings.x.mentions_poll_seconds,
+    )));
+    loop {
+        every.tick().await;
+        if let Err(error) = read_mentions(&app, &vault, &client).await {
+            tracing::warn!(%error, "could not read the X mentions");
+        }
+    }
+}
+
+async fn read_mentions(
+    app: &App,
+    vault: &crate::x::TokenVault,
+    client: &crate::x::XClient,
+) -> HandlerResult {
+    use ulias_core::domain::{LogKind, LogScope, NewLogEntry};
+    for account in app.store.x_accounts().await? {
+        let token = vault.open(&account)?;
+        let mentions = client
+            .mentions(&token, &account.user_id, account.last_mention_id.as_deref())
+            .await?;
+        for mention in &mentions {
+            if crate::x::is_instruction(&mention.text) {
+                let summary = format!(
+                    "@{}: a mention with instructions was ignored: {}",
+                    account.name,
+                    mention.text.chars().take(200).collect::<String>()
+                );
+                let entry = NewLogEntry::event(
+                    LogScope {
+                        agent: Some("cm".to_owned()),
+                        ..LogScope::default()
+                    },
+                    LogKind::System,
+                    summary,
+                );
+                app.store.append_log(&entry, app.clock.now()).await?;
+                let alert = ulias_agents::alerts::Alert {
+                    level: ulias_agents::alerts::AlertLevel::Warning,
+                    title: app
+                        .texts
+                        .with("x-mention-ignored", &[arg("account", &account.name)]),
+                    body: mention.text.chars().take(500).collect(),
+                };
+                if let Err(error) = app.engine.runner.alerter.alert(alert).await {
+                    tracing::warn!(%error, "could not alert about a mention");
+                }
+            }
+            app.store
+                .set_last_mention(&account.name, &mention.id)
+                .await?;
+        }
+    }
+    Ok(())
+}

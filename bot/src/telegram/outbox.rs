@@ -59,7 +59,13 @@ async fn publish(app: &App, job: &Publication) {
     let sent = match job.target {
         PublicationTarget::Telegram => send_telegram(app, job).await,
         PublicationTarget::Manual => Ok(BY_HAND.to_owned()),
-        PublicationTarget::X | PublicationTarget::Site => {
+        PublicationTarget::X => match send_x(app, job).await {
+            Ok(Some(id)) => Ok(id),
+            // Delayed by the posting rule: it waits, pending, for its turn.
+            Ok(None) => return,
+            Err(error) => Err(error),
+        },
+        PublicationTarget::Site => {
             Err(format!("the {} publisher is not built yet", job.target).into())
         }
     };
@@ -168,6 +174,67 @@ async fn send_telegram(app: &App, job: &Publication) -> Result<String, HandlerEr
         }
     };
     Ok(format!("{}:{}", chat.0, sent.id.0))
+}
+
+/// Posts to X from the account the payload names (or the only one).
+/// One post per account per `x.min_post_interval_seconds` (threads
+/// excepted): a post that comes too soon is put back until its turn (the
+/// wait is in the store, so it survives a restart). `None` when delayed.
+async fn send_x(app: &App, job: &Publication) -> Result<Option<String>, HandlerError> {
+    use crate::x::{TokenVault, XClient};
+    let content = job
+        .payload
+        .get("args")
+        .or_else(|| job.payload.get("output"))
+        .unwrap_or(&job.payload);
+    let kind = match job.validation_id {
+        Some(id) => app.store.validation(id).await?.kind,
+        None => job
+            .payload
+            .get("kind")
+            .and_then(Value::as_str)
+            .and_then(|k| k.parse().ok())
+            .unwrap_or(ValidationKind::Post),
+    };
+    if kind == ValidationKind::Profile {
+        return Err("X profile updates are not built yet: change the profile by hand".into());
+    }
+    let vault = TokenVault::new(app.settings.x.token_key.as_ref())?;
+    let accounts = app.store.x_accounts().await?;
+    let wanted = content
+        .get("account")
+        .and_then(Value::as_str)
+        .or(job.account.as_deref());
+    let account = match wanted {
+        Some(name) => accounts
+            .iter()
+            .find(|a| a.name == name.trim_start_matches('@')),
+        None => accounts.first(),
+    }
+    .ok_or("no X account is connected for this post (`ulias x connect`)")?;
+    let now = app.clock.now();
+    let interval = chrono::TimeDelta::seconds(i64::from(app.settings.x.min_post_interval_seconds));
+    if kind != ValidationKind::Thread
+        && let Some(last) = app.store.last_x_post(&account.name).await?
+        && now - last < interval
+    {
+        app.store.defer_publication(job.id, last + interval).await?;
+        tracing::info!(publication = %job.id, account = %account.name, "X post delayed by the one-post-per-interval rule");
+        return Ok(None);
+    }
+    app.store
+        .set_publication_account(job.id, &account.name)
+        .await?;
+    let token = vault.open(account)?;
+    let client = XClient::new(app.settings.x.api_url.clone());
+    let mut first: Option<String> = None;
+    let mut previous: Option<String> = None;
+    for part in parts(content) {
+        let id = client.post(&token, &part, previous.as_deref()).await?;
+        first.get_or_insert_with(|| id.clone());
+        previous = Some(id);
+    }
+    first.map(Some).ok_or_else(|| "nothing to post".into())
 }
 
 fn parts(content: &Value) -> Vec<String> {

@@ -136,7 +136,14 @@ impl Surface {
         }
     }
 
-    pub async fn stop(mut self) {
+    /// Stops the process and hands back its database (for a restart).
+    pub async fn stop_keeping_db(mut self) -> TestDb {
+        self.halt().await;
+        let Surface { db, .. } = self;
+        db
+    }
+
+    async fn halt(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -147,6 +154,10 @@ impl Surface {
                 .expect("the process did not panic");
             result.expect("the process ends without error");
         }
+    }
+
+    pub async fn stop(mut self) {
+        self.halt().await;
     }
 }
 

@@ -197,7 +197,8 @@ impl Status for PublicationStatus {
         matches!(
             (self, next),
             (Pending, Sending | Cancelled)
-                | (Sending, Sent | Unknown | Failed)
+                // A posting rule (one X post per 30 minutes) delays it.
+                | (Sending, Sent | Unknown | Failed | Pending)
                 // The team's "send again" button.
                 | (Unknown | Failed, Pending | Cancelled)
         )

@@ -98,6 +98,8 @@ pub struct Settings {
     pub ntfy: NtfySettings,
     /// The task engine's pace and thresholds.
     pub engine: EngineSettings,
+    /// Posting to X.
+    pub x: XSettings,
 }
 
 impl Default for Settings {
@@ -111,6 +113,7 @@ impl Default for Settings {
             budgets: BudgetSettings::default(),
             ntfy: NtfySettings::default(),
             engine: EngineSettings::default(),
+            x: XSettings::default(),
         }
     }
 }
@@ -363,6 +366,32 @@ impl Default for EngineSettings {
             confidence_threshold: 0.7,
             decision_timeout_hours: 24,
             daily_report_hour: 20,
+        }
+    }
+}
+
+/// Posting to X (API v2) with each account's OAuth 2.0 user token, kept
+/// encrypted in the store.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct XSettings {
+    /// The API's base URL.
+    pub api_url: Url,
+    /// The key tokens are encrypted with: 64 hex characters (32 bytes).
+    pub token_key: Option<SecretString>,
+    /// At most one post per account per this many seconds (threads excepted).
+    pub min_post_interval_seconds: u32,
+    /// Seconds between two looks at each account's mentions.
+    pub mentions_poll_seconds: u32,
+}
+
+impl Default for XSettings {
+    fn default() -> Self {
+        Self {
+            api_url: default_url("https://api.x.com"),
+            token_key: None,
+            min_post_interval_seconds: 1800,
+            mentions_poll_seconds: 900,
         }
     }
 }

@@ -7,7 +7,7 @@ use secrecy::ExposeSecret;
 
 use super::{
     BudgetSettings, EngineSettings, ModelSettings, NtfySettings, Problem, Settings,
-    TelegramSettings, Tier, UpdateMode,
+    TelegramSettings, Tier, UpdateMode, XSettings,
 };
 
 /// Collects problems, each tied to a key.
@@ -39,6 +39,7 @@ impl Settings {
         check_budgets(&self.budgets, &mut problems);
         check_engine(&self.engine, &mut problems);
         check_ntfy(&self.ntfy, &mut problems);
+        check_x(&self.x, &mut problems);
         problems.0
     }
 
@@ -313,6 +314,27 @@ fn looks_like_bot_token(token: &str) -> bool {
         }
         None => false,
     }
+}
+
+fn check_x(x: &XSettings, problems: &mut Problems) {
+    if let Some(key) = &x.token_key {
+        let key = key.expose_secret();
+        problems.check(
+            key.len() == 64 && key.chars().all(|c| c.is_ascii_hexdigit()),
+            "x.token_key",
+            "expected 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`",
+        );
+    }
+    problems.check(
+        (1..=86_400).contains(&x.min_post_interval_seconds),
+        "x.min_post_interval_seconds",
+        "expected 1 to 86400 seconds",
+    );
+    problems.check(
+        (1..=86_400).contains(&x.mentions_poll_seconds),
+        "x.mentions_poll_seconds",
+        "expected 1 to 86400 seconds",
+    );
 }
 
 fn is_topic(topic: &str) -> bool {

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::time::{count, from_ms, parse_text, stored, to_ms};
 use super::{Store, StoreError, with_pool};
 use crate::domain::{
-    LogEntry, LogScope, NewLogEntry, ObjectiveId, OperationId, RoutingRule, TaskId,
+    LogEntry, LogKind, LogScope, NewLogEntry, ObjectiveId, OperationId, RoutingRule, TaskId,
 };
 use crate::money::Usd;
 
@@ -136,6 +136,21 @@ impl Store {
             ))
             .bind(operation.get())
             .bind(true)
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter().map(LogEntry::try_from).collect()
+    }
+
+    /// The log rows of one kind, oldest first.
+    pub async fn log_of_kind(&self, kind: LogKind) -> Result<Vec<LogEntry>, StoreError> {
+        let rows: Vec<LogRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                log_columns!(),
+                " FROM log_entries WHERE kind = $1 ORDER BY id"
+            ))
+            .bind(kind.as_str())
             .fetch_all(pool)
             .await
         })?;

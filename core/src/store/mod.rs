@@ -24,6 +24,7 @@ mod surface;
 mod tasks;
 mod time;
 mod validations;
+mod x_accounts;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -42,6 +43,7 @@ pub use schema::MigrationReport;
 pub use spam::SpamSample;
 pub use surface::{ActorRole, AuditEntry, Interaction, NewInteraction, ProgressMessage};
 pub use tasks::{ExpiredLeases, Progress};
+pub use x_accounts::XAccount;
 
 /// Runs `$body` with `$pool` bound to the open pool, whichever backend it is.
 /// The body is compiled once per backend, so it must type-check on both.
