@@ -22,5 +22,6 @@ pub mod i18n;
 pub mod logging;
 pub mod ntfy;
 pub mod report;
+pub mod site;
 pub mod telegram;
 pub mod x;

@@ -106,3 +106,61 @@ async fn a_failing_task_is_retried_with_backoff_then_reported_once() {
     assert!(alerts[0].title.contains("failed"), "{}", alerts[0].title);
     assert_eq!(h.llm.played(), 3);
 }
+
+#[tokio::test]
+async fn a_task_that_fails_for_good_is_explained_to_the_ceo_in_plain_lines() {
+    let invalid = json!({"tool_calls": [{"name": "finish", "arguments": {"nonsense": true}}]});
+    let plain = json!({"tool_calls": [{"name": "finish", "arguments": {"lines": [
+        "The weekly log check could not finish.",
+        "The model kept answering in the wrong shape.",
+        "Nothing was changed.",
+        "It will run again next week."], "confidence": 0.9}}]});
+    let (h, engine) = engine_with(vec![invalid.clone(), invalid, plain]).await;
+    queue_analyst_task(&h).await;
+
+    let tick = engine.tick().await.unwrap();
+
+    assert_eq!(tick.failed, 1);
+    let alerts = h.alerts.alerts();
+    let incident = alerts
+        .iter()
+        .find(|a| a.level == AlertLevel::Critical)
+        .unwrap();
+    assert!(
+        incident
+            .body
+            .starts_with("The weekly log check could not finish.\n"),
+        "{incident:?}"
+    );
+    assert!(
+        !incident.body.contains("schema"),
+        "no technical detail for the CEO"
+    );
+    assert_eq!(
+        alerts
+            .iter()
+            .filter(|a| a.level == AlertLevel::Critical)
+            .count(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn without_the_simplifiers_lines_the_technical_report_goes_as_it_is() {
+    let invalid = json!({"tool_calls": [{"name": "finish", "arguments": {"nonsense": true}}]});
+    let (h, engine) = engine_with(vec![invalid.clone(), invalid]).await;
+    queue_analyst_task(&h).await;
+
+    engine.tick().await.unwrap();
+
+    let incident = h
+        .alerts
+        .alerts()
+        .into_iter()
+        .find(|a| a.level == AlertLevel::Critical)
+        .unwrap();
+    assert!(
+        incident.body.contains("does not match its schema"),
+        "{incident:?}"
+    );
+}

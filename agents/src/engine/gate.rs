@@ -8,7 +8,6 @@ use ulias_core::domain::{
 use ulias_core::store::StoreError;
 
 use super::{Engine, Settled};
-use crate::alerts::AlertLevel;
 use crate::runner::{RunError, RunOutcome};
 
 /// The options a doubtful result is put to the CEO with, in this order:
@@ -146,12 +145,7 @@ impl Engine {
         if status != TaskStatus::Failed {
             return Ok(Settled::Retried);
         }
-        self.tell(
-            AlertLevel::Critical,
-            format!("Task #{} ({}) failed", task.id, task.agent),
-            format!("\"{}\": {error}", task.title),
-        )
-        .await;
+        self.report_incident(task, &error.to_string()).await;
         Ok(Settled::Failed)
     }
 

@@ -16,6 +16,7 @@
 mod actions;
 mod finish;
 mod gate;
+mod incident;
 mod review;
 mod upkeep;
 

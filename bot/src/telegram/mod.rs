@@ -72,6 +72,8 @@ pub struct App {
     pub guard: groups::Guard,
     /// Push notifications and A/B/C answers, when configured.
     pub ntfy: Option<crate::ntfy::Ntfy>,
+    /// Where approved sites go live (none wired yet).
+    pub site: Option<Arc<dyn crate::site::SitePublisher>>,
 }
 
 /// How long a model call may take before its pool counts as failing.
@@ -201,6 +203,7 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         storage: StoreStorage::new(store.clone(), clock.clone()),
         guard: groups::Guard::empty(),
         ntfy,
+        site: None,
         store,
         engine,
         roles,

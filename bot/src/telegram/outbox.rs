@@ -65,9 +65,10 @@ async fn publish(app: &App, job: &Publication) {
             Ok(None) => return,
             Err(error) => Err(error),
         },
-        PublicationTarget::Site => {
-            Err(format!("the {} publisher is not built yet", job.target).into())
-        }
+        PublicationTarget::Site => match &app.site {
+            Some(site) => site.publish(&job.payload).await.map_err(HandlerError::from),
+            None => Err("no site host is wired yet: publish the site by hand".into()),
+        },
     };
     let recorded = match sent {
         Ok(external_id) => app
