@@ -91,11 +91,12 @@ pub async fn run(
     if let Err(error) = groups::Guard::load(&app).await {
         tracing::error!(%error, "the community groups are not guarded");
     }
+    let (stop_outbox, outbox_stopped) = tokio::sync::watch::channel(false);
+    let outbox = tokio::spawn(outbox::run(app.clone(), outbox_stopped));
     let tasks = [
         tokio::spawn(engine_loop(app.clone())),
         tokio::spawn(notify::run(app.clone())),
         tokio::spawn(log_channel::run(app.clone())),
-        tokio::spawn(outbox::run(app.clone())),
         tokio::spawn(notify::ntfy_replies(app.clone())),
         tokio::spawn(notify::x_mentions(app.clone())),
     ];
@@ -147,6 +148,14 @@ pub async fn run(
     let (listened, ()) = tokio::join!(listen, stop);
     for task in tasks {
         task.abort();
+    }
+    // The publishers finish the job in hand (never left half-sent).
+    let _ = stop_outbox.send(true);
+    if tokio::time::timeout(Duration::from_secs(30), outbox)
+        .await
+        .is_err()
+    {
+        tracing::warn!("the publishers did not stop in time");
     }
     app.store.close().await;
     listened

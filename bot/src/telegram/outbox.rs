@@ -27,8 +27,9 @@ use crate::i18n::arg;
 /// What a manual publication records as its external id.
 const BY_HAND: &str = "manual";
 
-/// Runs until the process stops.
-pub async fn run(app: Arc<App>) {
+/// Runs until `stop` turns true; a job being sent is always finished first,
+/// so a graceful stop never leaves one `sending` (only a crash does).
+pub async fn run(app: Arc<App>, mut stop: tokio::sync::watch::Receiver<bool>) {
     match app.store.mark_interrupted_publications().await {
         Ok(interrupted) => {
             for publication in interrupted {
@@ -41,8 +42,11 @@ pub async fn run(app: Arc<App>) {
     }
     let mut every = tokio::time::interval(Duration::from_secs(app.settings.engine.notify_seconds));
     loop {
-        every.tick().await;
-        loop {
+        tokio::select! {
+            _ = every.tick() => {}
+            _ = stop.changed() => return,
+        }
+        while !*stop.borrow() {
             match app.store.claim_publication(app.clock.now()).await {
                 Ok(Some(job)) => publish(&app, &job).await,
                 Ok(None) => break,
