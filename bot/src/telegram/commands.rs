@@ -68,8 +68,7 @@ pub async fn register(app: &App) {
 
 /// Answers a command from the CEO or the team.
 pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult {
-    let me = app.bot.get_me().await?;
-    let text = match Command::parse(&incoming.text, me.username()) {
+    let text = match Command::parse(&incoming.text, &app.username) {
         Ok(Command::Report) => return super::notify::send_summary(app, incoming.chat_id).await,
         Ok(command) if allowed(&command, role) => {
             if let Command::Validation(args) = &command {

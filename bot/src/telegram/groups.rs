@@ -265,8 +265,7 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
         .as_ref()
         .is_ok_and(|v| v.as_ref().is_none_or(|v| v.actions.is_empty()));
     verdict?;
-    let me = app.bot.get_me().await?;
-    if clean && !edited && ulias_antispam::community::is_question(text, me.username()) {
+    if clean && !edited && ulias_antispam::community::is_question(text, &app.username) {
         answer_question(app, &guarded, message, text).await?;
     }
     Ok(())

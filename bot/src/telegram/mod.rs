@@ -67,6 +67,8 @@ pub struct App {
     pub clock: SharedClock,
     pub settings: Settings,
     pub bot: TgBot,
+    /// The bot's @username, asked of Telegram once at start.
+    pub username: String,
     pub storage: Arc<StoreStorage<ChatState>>,
     /// The community groups and their anti-spam policies.
     pub guard: groups::Guard,
@@ -181,6 +183,12 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
     let bot = Bot::new(token.expose_secret())
         .set_api_url(settings.telegram.api_url.clone())
         .throttle(Limits::default());
+    let username = bot
+        .get_me()
+        .await
+        .context("Failed to reach the Telegram Bot API (getMe): check `telegram.token` and `telegram.api_url`")?
+        .username()
+        .to_owned();
     let roles = Roles::from_settings(&settings.telegram);
     let texts = Texts::new(settings.locale);
     let ntfy = crate::ntfy::Ntfy::from_settings(&settings.ntfy);
@@ -220,6 +228,7 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         clock,
         settings,
         bot,
+        username,
     })
 }
 
