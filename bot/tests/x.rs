@@ -116,11 +116,15 @@ async fn a_second_post_within_the_interval_is_delayed_not_dropped_also_across_a_
     );
     assert_eq!(sent[0].text, "gm, the relaunch starts today");
     assert_eq!(sent[1].text, "the site is live");
-    let second = s
-        .store()
-        .publication(ulias_core::domain::PublicationId::new(2))
-        .await
-        .unwrap();
+    let second = eventually("the second post is recorded", || async {
+        let publication = s
+            .store()
+            .publication(ulias_core::domain::PublicationId::new(2))
+            .await
+            .unwrap();
+        (publication.status == PublicationStatus::Sent).then_some(publication)
+    })
+    .await;
     assert_eq!(
         (second.status, second.external_id.as_deref()),
         (PublicationStatus::Sent, Some(sent[1].id.as_str()))

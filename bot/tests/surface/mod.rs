@@ -183,3 +183,21 @@ pub fn finish(arguments: Value) -> Value {
 pub fn report(summary: &str) -> Value {
     finish(json!({"summary": summary, "findings": [], "confidence": 0.9}))
 }
+
+/// What `check` finds, waiting for it (the process writes after it talks).
+pub async fn eventually<T, Fut>(what: &str, mut check: impl FnMut() -> Fut) -> T
+where
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        if let Some(found) = check().await {
+            return found;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never happened: {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
