@@ -194,9 +194,15 @@ async fn progress(app: &App, shown: &mut HashMap<i64, String>) -> HandlerResult 
             continue;
         }
         let message = MessageId(i32::try_from(objective.message_id)?);
-        app.bot
+        // A message that cannot be edited (deleted by the CEO, say) is not
+        // tried again until its text changes.
+        if let Err(error) = app
+            .bot
             .edit_message_text(ChatId(objective.chat_id), message, clip(&text))
-            .await?;
+            .await
+        {
+            tracing::warn!(%error, objective = id, "could not edit the progress message");
+        }
         shown.insert(id, text);
     }
     Ok(())
