@@ -157,12 +157,12 @@ impl Store {
         })?;
         if updated == 0 {
             let current = self.decision(id).await?;
-            return Err(StoreError::IllegalTransition {
-                kind: "decision",
-                id: id.get(),
-                from: current.status.to_string(),
-                to: DecisionStatus::Answered.to_string(),
-            });
+            return Err(StoreError::illegal(
+                "decision",
+                id.get(),
+                current.status,
+                DecisionStatus::Answered,
+            ));
         }
         self.decision(id).await
     }
@@ -238,13 +238,11 @@ impl Store {
 
     /// Where a decision was shown, if it was.
     pub async fn decision_message(&self, id: DecisionId) -> Result<Option<(i64, i64)>, StoreError> {
-        let row: Option<(Option<i64>, Option<i64>)> = with_pool!(self, |pool| {
-            sqlx::query_as("SELECT chat_id, message_id FROM decisions WHERE id = $1")
-                .bind(id.get())
-                .fetch_optional(pool)
-                .await
-        })?;
-        Ok(row.and_then(|(chat, message)| Some((chat?, message?))))
+        self.shown_at(
+            "SELECT chat_id, message_id FROM decisions WHERE id = $1",
+            id.get(),
+        )
+        .await
     }
 
     /// Records where a decision was shown.

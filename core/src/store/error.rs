@@ -63,6 +63,21 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// A record of `kind` whose status `from` does not allow `to`.
+    pub(crate) fn illegal(
+        kind: &'static str,
+        id: i64,
+        from: impl ToString,
+        to: impl ToString,
+    ) -> Self {
+        Self::IllegalTransition {
+            kind,
+            id,
+            from: from.to_string(),
+            to: to.to_string(),
+        }
+    }
+
     pub(crate) fn corrupt(what: &'static str, detail: impl ToString) -> Self {
         Self::Corrupt {
             what,

@@ -170,12 +170,12 @@ impl Store {
         })?;
         if updated == 0 {
             let current = self.objective(id).await?;
-            return Err(StoreError::IllegalTransition {
-                kind: "objective",
-                id: id.get(),
-                from: current.status.to_string(),
-                to: to.to_string(),
-            });
+            return Err(StoreError::illegal(
+                "objective",
+                id.get(),
+                current.status,
+                to,
+            ));
         }
         self.objective(id).await
     }

@@ -280,12 +280,7 @@ impl Store {
 
     async fn operation_refusal(&self, id: OperationId, to: OperationStatus) -> StoreError {
         match self.operation(id).await {
-            Ok(current) => StoreError::IllegalTransition {
-                kind: "operation",
-                id: id.get(),
-                from: current.status.to_string(),
-                to: to.to_string(),
-            },
+            Ok(current) => StoreError::illegal("operation", id.get(), current.status, to),
             Err(e) => e,
         }
     }

@@ -245,12 +245,7 @@ impl Store {
 
     async fn publication_refusal(&self, id: PublicationId, to: PublicationStatus) -> StoreError {
         match self.publication(id).await {
-            Ok(current) => StoreError::IllegalTransition {
-                kind: "publication",
-                id: id.get(),
-                from: current.status.to_string(),
-                to: to.to_string(),
-            },
+            Ok(current) => StoreError::illegal("publication", id.get(), current.status, to),
             Err(e) => e,
         }
     }

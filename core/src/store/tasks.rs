@@ -778,12 +778,7 @@ impl Store {
     }
 
     fn illegal(&self, id: TaskId, from: TaskStatus, to: TaskStatus) -> StoreError {
-        StoreError::IllegalTransition {
-            kind: "task",
-            id: id.get(),
-            from: from.to_string(),
-            to: to.to_string(),
-        }
+        StoreError::illegal("task", id.get(), from, to)
     }
 }
 

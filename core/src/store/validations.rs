@@ -259,11 +259,21 @@ impl Store {
         &self,
         id: ValidationId,
     ) -> Result<Option<(i64, i64)>, StoreError> {
+        self.shown_at(
+            "SELECT chat_id, message_id FROM validations WHERE id = $1",
+            id.get(),
+        )
+        .await
+    }
+
+    /// The chat and message a record was shown in (`sql` selects both by id).
+    pub(crate) async fn shown_at(
+        &self,
+        sql: &'static str,
+        id: i64,
+    ) -> Result<Option<(i64, i64)>, StoreError> {
         let row: Option<(Option<i64>, Option<i64>)> = with_pool!(self, |pool| {
-            sqlx::query_as("SELECT chat_id, message_id FROM validations WHERE id = $1")
-                .bind(id.get())
-                .fetch_optional(pool)
-                .await
+            sqlx::query_as(sql).bind(id).fetch_optional(pool).await
         })?;
         Ok(row.and_then(|(chat, message)| Some((chat?, message?))))
     }
@@ -281,12 +291,7 @@ impl Store {
 
     async fn refusal(&self, id: ValidationId, to: ValidationStatus) -> StoreError {
         match self.validation(id).await {
-            Ok(current) => StoreError::IllegalTransition {
-                kind: "validation",
-                id: id.get(),
-                from: current.status.to_string(),
-                to: to.to_string(),
-            },
+            Ok(current) => StoreError::illegal("validation", id.get(), current.status, to),
             Err(e) => e,
         }
     }
