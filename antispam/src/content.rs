@@ -31,6 +31,18 @@ const FAMILIES: &[(Rule, &[&str])] = &[
             "пишите в лс",
             "пишите в личку",
             "в личные сообщения",
+            "write me",
+            "link in bio",
+            "check my bio",
+            "écris-moi",
+            "écrivez-moi",
+            "lien dans ma bio",
+            "напиши мне",
+            "напишите мне",
+            "пишите мне",
+            "ссылки в профиле",
+            "ссылка в профиле",
+            "в описании профиля",
         ],
     ),
     (
@@ -88,6 +100,49 @@ const FAMILIES: &[(Rule, &[&str])] = &[
             "nouveau contrat",
             "миграция токенов",
             "новый контракт",
+        ],
+    ),
+    (
+        Rule::EasyMoney,
+        &[
+            "passive income",
+            "earn money",
+            "make money",
+            "daily profit",
+            "100% profit",
+            "work from home",
+            "no experience needed",
+            "revenu passif",
+            "gagner de l'argent",
+            "travail à domicile",
+            "sans expérience",
+            "заработ",
+            "пассивный доход",
+            "доход от",
+            "без вложений",
+            "без опыта",
+            "удаленн",
+            "удалённ",
+        ],
+    ),
+    (
+        Rule::Promotion,
+        &[
+            "join our",
+            "join my",
+            "join the vip",
+            "vip group",
+            "vip signals",
+            "pump signals",
+            "rejoignez notre",
+            "rejoins notre",
+            "rejoignez-nous",
+            "groupe vip",
+            "вступай",
+            "присоединяйтесь",
+            "подписывайтесь на",
+            "переходи по ссылке",
+            "переходите по ссылке",
         ],
     ),
     (
@@ -180,6 +235,7 @@ pub fn judge_form(
         .iter()
         .filter(|w| w.starts_with('@') && w.len() > 1)
         .count();
+    let phrase = verdict.hits.iter().any(|hit| hit.rule.is_phrase());
     for link in &links {
         let host = host_of(link);
         if !allowed_domains
@@ -189,17 +245,30 @@ pub fn judge_form(
             // A link is bait when it invites to another Telegram group, or
             // comes with a scam phrase; alone, people share links all day.
             let invite = matches!(host.as_str(), "t.me" | "telegram.me");
-            let with_phrase = !verdict.hits.is_empty();
-            let score = if invite || with_phrase { 1.0 } else { 0.5 };
+            let score = if invite || phrase { 1.0 } else { 0.5 };
             verdict.hit(Rule::ForeignLink, score, format!("link to {host}"));
             break;
         }
     }
     let substance = words.len() - links.len() - mentions;
     if !links.is_empty() && substance == 0 {
-        verdict.hit(Rule::OnlyLink, 1.0, "the message is only a link");
+        verdict.hit(Rule::OnlyLink, 0.5, "the message is only a link");
     } else if mentions > 0 && substance == 0 && links.is_empty() {
         verdict.hit(Rule::OnlyMention, 1.0, "the message is only a mention");
+    }
+    if let Some(account) = words
+        .iter()
+        .find(|w| w.starts_with('@') && w.len() > 1)
+        .filter(|w| {
+            phrase
+                || w.trim_end_matches(|c: char| !c.is_alphanumeric())
+                    .ends_with("bot")
+        })
+    {
+        verdict.hit(Rule::Contact, 0.5, format!("sends people to {account}"));
+    }
+    if text.shouting {
+        verdict.hit(Rule::Shouting, 1.0, "mostly capitals");
     }
     if forwarded {
         verdict.hit(Rule::Forward, 0.5, "forwarded from elsewhere");
@@ -209,10 +278,12 @@ pub fn judge_form(
         verdict.hit(Rule::Emoji, 1.0, format!("{emoji} emoji"));
     }
     if let Some(word) = text.mixed_script_words.first() {
+        // One such word may be a typo; several are a disguise.
+        let count = text.mixed_script_words.len();
         verdict.hit(
             Rule::MixedScript,
-            1.5,
-            format!("\"{word}\" mixes alphabets"),
+            count.min(3) as f32,
+            format!("{count} word(s) mixing alphabets, such as \"{word}\""),
         );
     }
     if text.invisible >= 3 {
@@ -238,7 +309,7 @@ pub fn foreign_addresses(raw: &str, official: &[String]) -> Vec<Address> {
         .collect()
 }
 
-fn is_link(word: &str) -> bool {
+pub(crate) fn is_link(word: &str) -> bool {
     let word = word.trim_matches(|c: char| "()[]<>,.!?\"'".contains(c));
     if word.starts_with("http://") || word.starts_with("https://") || word.starts_with("www.") {
         return true;
@@ -269,7 +340,7 @@ pub fn host_of(link: &str) -> String {
     host.trim_start_matches("www.").to_lowercase()
 }
 
-fn is_emoji(c: char) -> bool {
+pub(crate) fn is_emoji(c: char) -> bool {
     matches!(c as u32,
         0x1F300..=0x1FAFF | 0x2600..=0x27BF | 0x1F000..=0x1F2FF | 0x2B00..=0x2BFF)
 }
@@ -315,6 +386,12 @@ mod tests {
             ),
             ("Token migration to V2 has started", &["migration"]),
             ("Presale is live", &["presale"]),
+            ("Passive income, I earn money from home", &["easy_money"]),
+            ("Заработок без вложений", &["easy_money"]),
+            ("Join our VIP signals group", &["promotion"]),
+            ("Rejoignez notre groupe VIP", &["promotion"]),
+            ("Если интересно, напиши мне", &["dm_scam"]),
+            ("info in my profile, link in bio", &["dm_scam"]),
             ("just send me 1 ETH and get 2 back", &["stop_phrase"]),
         ];
         for (text, expected) in table {
@@ -335,6 +412,19 @@ mod tests {
     }
 
     #[test]
+    fn one_word_mixing_alphabets_may_be_a_typo_several_are_a_disguise() {
+        let score = |text: &str| {
+            let mut verdict = Verdict::default();
+            judge_form(&normalize(text), false, &[], 8, &mut verdict);
+            verdict.score()
+        };
+        // "iPadе" with a Cyrillic е: a Russian ending, or a disguise.
+        assert_eq!(score("у меня на iPadе всё работает"), 1.0);
+        assert_eq!(score("Xopoший дoxoд каждый день"), 2.0);
+        assert_eq!(score("у меня на iPad всё работает"), 0.0);
+    }
+
+    #[test]
     fn links_mentions_and_emoji() {
         assert_eq!(
             rules_of("https://claim-rewards.xyz/x"),
@@ -345,6 +435,20 @@ mod tests {
             Vec::<&str>::new()
         );
         assert_eq!(rules_of("@someone"), ["only_mention"]);
+        assert_eq!(
+            rules_of("https://t.me/+Zq9xWv3kLm"),
+            ["foreign_link", "only_link"]
+        );
+        assert_eq!(
+            rules_of("DM me or ask @helper_desk"),
+            ["dm_scam", "contact"]
+        );
+        assert_eq!(rules_of("try @prices_bot for charts"), ["contact"]);
+        assert_eq!(rules_of("ask @alice about the charts"), Vec::<&str>::new());
+        assert_eq!(
+            rules_of("СРОЧНО ПОКУПАЙ ТОКЕН, ОСТАЛОСЬ МАЛО МЕСТ"),
+            ["shouting"]
+        );
         assert_eq!(rules_of("🚀🚀🚀🚀🚀🚀🚀🚀🚀 moon"), ["emoji"]);
         assert_eq!(
             rules_of("the chart looks fine today, thanks"),

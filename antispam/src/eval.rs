@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::model::SpamModel;
 use crate::policy::{Event, Member, Message, Mode, Policy, Sender};
+use crate::shuffle::shuffled;
 use crate::state::GroupState;
 use crate::verdict::Action;
 use crate::{CompiledPolicy, PolicyError, check};
@@ -19,6 +20,8 @@ pub struct Report {
     pub false_positives: usize,
     /// Each false positive, with the rules that fired on it.
     pub false_positive_details: Vec<(String, Vec<&'static str>)>,
+    /// Each spam that went through, with the rules that fired short of deleting it.
+    pub missed: Vec<(String, Vec<&'static str>)>,
 }
 
 impl Report {
@@ -41,6 +44,7 @@ impl Report {
         self.false_positives += other.false_positives;
         self.false_positive_details
             .extend(other.false_positive_details);
+        self.missed.extend(other.missed);
     }
 }
 
@@ -78,8 +82,9 @@ pub fn train_and_test(
         ..Report::default()
     };
     for text in test_spam {
-        if is_deleted(&compiled, text).0 {
-            report.caught += 1;
+        match is_deleted(&compiled, text) {
+            (true, _) => report.caught += 1,
+            (false, rules) => report.missed.push((text.clone(), rules)),
         }
     }
     for text in test_ham {
@@ -158,34 +163,9 @@ fn split(
     (test, train)
 }
 
-/// A permutation of `0..n` from a xorshift generator: the same for the same seed.
-fn shuffled(n: usize, seed: u64) -> Vec<usize> {
-    // Spread the seed over all bits (splitmix64's constant); never zero.
-    let mut state = seed.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut order: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let j = (state % (i as u64 + 1)) as usize;
-        order.swap(i, j);
-    }
-    order
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_shuffle_is_a_permutation_fixed_by_its_seed() {
-        let a = shuffled(50, 42);
-        assert_eq!(a, shuffled(50, 42));
-        assert_ne!(a, shuffled(50, 43));
-        let mut sorted = a.clone();
-        sorted.sort_unstable();
-        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
-    }
 
     #[test]
     fn cross_validation_tests_every_message_once() {

@@ -9,14 +9,16 @@
 //!   words mixing alphabets.
 //! - [`address`]: EVM (EIP-55), Solana (base58, 32 bytes), TON addresses.
 //! - [`content`]: phrase families (en, fr, ru), stop phrases, links and
-//!   their domains, only-a-link or only-a-mention, forwards, emoji.
+//!   their domains, only-a-link or only-a-mention, sending people to an
+//!   account, shouting, forwards, emoji.
 //! - [`behaviour`]: flood, campaigns, impersonation of admins.
 //! - [`gate`]: the captcha on join and raid mode.
 //! - [`verdict`]: every rule that fired, and the actions, graduated
 //!   (delete → mute → ban) and shaped by the group's mode.
 //!
-//! - [`model`]: a naive Bayes classifier over spam and ham samples, and an
-//!   index of known spam for near-duplicates.
+//! - [`model`]: a classifier over spam and ham samples (logistic
+//!   regression over hashed words and pieces of words), and an index of
+//!   known spam for near-duplicates.
 //! - [`eval`]: cross-validation and train/test figures.
 //! - [`community`]: which messages are questions for the TG Bot agent, and
 //!   the weekly moderator shortlist.
@@ -30,6 +32,7 @@ pub mod gate;
 pub mod model;
 pub mod normalize;
 pub mod policy;
+mod shuffle;
 pub mod state;
 pub mod verdict;
 

@@ -5,7 +5,11 @@
 //! Cyrillic "а" in "claim" or a "0" for an "o" no longer hides a word. A
 //! word mixing alphabets is reported: it is a signal of its own.
 
-use unicode_normalization::UnicodeNormalization;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
+use unicode_script::{Script, UnicodeScript};
 use unicode_security::{MixedScript, skeleton};
 
 /// A message, normalised.
@@ -19,6 +23,8 @@ pub struct Normalized {
     pub mixed_script_words: Vec<String>,
     /// How many invisible characters were removed.
     pub invisible: usize,
+    /// Whether the message is mostly capitals (a long enough one).
+    pub shouting: bool,
 }
 
 /// Zero-width and bidirectional-control characters, soft hyphens, and other
@@ -49,31 +55,122 @@ fn is_invisible(c: char) -> bool {
 pub fn normalize(text: &str) -> Normalized {
     let invisible = text.chars().filter(|c| is_invisible(*c)).count();
     let visible: String = text.chars().filter(|c| !is_invisible(*c)).collect();
-    let text: String = visible.nfkc().collect::<String>().to_lowercase();
-    let skeleton = skeleton_of(&text);
-    let mixed_script_words = text
-        .split(|c: char| !c.is_alphanumeric())
+    let nfkc: String = match is_nfkc_quick(visible.chars()) {
+        IsNormalized::Yes => visible,
+        _ => visible.nfkc().collect(),
+    };
+    let mixed_script_words = words(&nfkc)
         .filter(|word| is_disguised(word))
-        .map(str::to_owned)
+        .map(str::to_lowercase)
         .collect();
+    let shouting = is_shouting(&nfkc);
+    let text = nfkc.to_lowercase();
+    let skeleton = skeleton_of(&text);
     Normalized {
         text,
         skeleton,
         mixed_script_words,
         invisible,
+        shouting,
     }
 }
 
-/// A word of one alphabet with one or two letters of another swapped in
-/// (`pаypal`). Words that merely run two languages together (a URL glued
-/// to a Russian word) are not disguises.
+/// Letters from which a message can be said to shout.
+const SHOUTING_LETTERS: usize = 15;
+
+/// At least three letters in five are capitals.
+fn is_shouting(text: &str) -> bool {
+    let (mut letters, mut capitals) = (0, 0);
+    for c in text.chars().filter(|c| c.is_alphabetic()) {
+        letters += 1;
+        capitals += usize::from(c.is_uppercase());
+    }
+    letters >= SHOUTING_LETTERS && capitals * 5 >= letters * 3
+}
+
+/// The words of a text, also split where a lowercase letter runs into a
+/// capital: sentences glued together ("payment.nПро", "fineThanks") are
+/// two words, not one mixing alphabets.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric()).flat_map(|word| {
+        let mut starts = vec![0];
+        let mut previous: Option<char> = None;
+        for (at, c) in word.char_indices() {
+            if previous.is_some_and(char::is_lowercase) && c.is_uppercase() {
+                starts.push(at);
+            }
+            previous = Some(c);
+        }
+        starts.push(word.len());
+        (0..starts.len() - 1).map(move |i| &word[starts[i]..starts[i + 1]])
+    })
+}
+
+/// A word of one alphabet with letters of another that look like its own
+/// swapped in: `pаypal` with a Cyrillic а, `Здpaвcтвyйтe` with Latin p, a,
+/// c, y, e, `Пᴏддᴇᴧьнᴀя` with small capitals. A word that merely runs two
+/// languages together is not a disguise: its minority letters have no twin
+/// in the main alphabet.
 fn is_disguised(word: &str) -> bool {
-    if word.chars().count() < 4 || word.is_single_script() {
+    if word.is_ascii() || word.chars().count() < 4 {
         return false;
     }
-    let letters = word.chars().filter(|c| c.is_alphabetic());
-    let (ascii, other): (Vec<char>, Vec<char>) = letters.partition(char::is_ascii);
-    (1..=2).contains(&ascii.len().min(other.len()))
+    if word.chars().any(is_decorative) {
+        return true;
+    }
+    if word.is_single_script() {
+        return false;
+    }
+    let mut scripts: Vec<Script> = word
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .map(|c| c.script())
+        .collect();
+    scripts.sort_unstable_by_key(|script| *script as u16);
+    scripts.dedup();
+    // Disguised when, for one of its alphabets, every other letter passes
+    // for a letter of it: "pаypal" for Latin, "дoxoд" for Cyrillic.
+    scripts.iter().any(|main| passes_for(word, *main))
+}
+
+/// Whether every letter of `word` outside `main` has a twin in `main`.
+fn passes_for(word: &str, main: Script) -> bool {
+    let mut strays = word
+        .chars()
+        .filter(|c| c.is_alphabetic() && c.script() != main)
+        .peekable();
+    if strays.peek().is_none() {
+        return false;
+    }
+    match twins_of(main) {
+        Some(twins) => strays.all(|c| twins.contains(&skeleton_of(&c.to_lowercase().to_string()))),
+        // An alphabet we hold no twins for: one or two strays are a disguise.
+        None => (1..=2).contains(&strays.count()),
+    }
+}
+
+/// Letters no language writes its words with, that pass for ordinary ones:
+/// small capitals and other phonetic letters, Cherokee.
+fn is_decorative(c: char) -> bool {
+    matches!(c, '\u{0250}'..='\u{02AF}' | '\u{1D00}'..='\u{1DBF}' | '\u{13A0}'..='\u{13FF}')
+}
+
+/// The skeletons of the letters of an alphabet: a letter of another
+/// alphabet with one of these skeletons passes for one of its letters.
+fn twins_of(script: Script) -> Option<&'static HashSet<String>> {
+    static LATIN: OnceLock<HashSet<String>> = OnceLock::new();
+    static CYRILLIC: OnceLock<HashSet<String>> = OnceLock::new();
+    let (cell, letters) = match script {
+        Script::Latin => (&LATIN, ('a'..='z').collect::<Vec<char>>()),
+        Script::Cyrillic => (&CYRILLIC, ('а'..='я').chain("ёіїєґ".chars()).collect()),
+        _ => return None,
+    };
+    Some(cell.get_or_init(|| {
+        letters
+            .iter()
+            .map(|c| skeleton_of(&c.to_string()))
+            .collect()
+    }))
 }
 
 /// The confusables skeleton of already lowercased text.
@@ -103,5 +200,34 @@ mod tests {
         assert_eq!(mixed.mixed_script_words, ["p\u{0430}ypal"]);
         let russian = normalize("Привет всем, как дела?");
         assert!(russian.mixed_script_words.is_empty());
+    }
+
+    #[test]
+    fn latin_look_alikes_in_russian_words_and_small_capitals_are_disguises() {
+        // Latin x, o, p, e, c, a in "хороший", "доход", "пишите", "сюда",
+        // whichever alphabet has more letters in the word.
+        let latin = normalize("Xopoший дoxoд, пишитe cюдa");
+        assert_eq!(latin.mixed_script_words.len(), 4, "{latin:?}");
+        let small_capitals = normalize("Лучшᴀя ᴄᴛᴀʙᴋᴀ");
+        assert_eq!(small_capitals.mixed_script_words.len(), 2);
+    }
+
+    #[test]
+    fn glued_sentences_and_brand_names_are_not_disguises() {
+        // A newline flattened to "n" before a capital, model names: no
+        // letter passes for another.
+        for text in [
+            "it works fine.nДавно пользуюсь",
+            "взял клавиатуру Model-X2 и мышь ABC-Pro",
+        ] {
+            assert!(normalize(text).mixed_script_words.is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn shouting_needs_enough_letters_mostly_in_capitals() {
+        assert!(normalize("СРОЧНО ПОКУПАЙ, ОСТАЛОСЬ МАЛО").shouting);
+        assert!(!normalize("GM ALL").shouting, "too short to shout");
+        assert!(!normalize("The ETH and BTC charts look fine today").shouting);
     }
 }

@@ -9,10 +9,14 @@ pub enum Rule {
     Airdrop,
     WalletSync,
     Migration,
+    EasyMoney,
+    Promotion,
     Presale,
     ForeignLink,
     OnlyLink,
     OnlyMention,
+    Contact,
+    Shouting,
     Forward,
     Emoji,
     MixedScript,
@@ -28,6 +32,21 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Whether the rule is a phrase family or a group's stop phrase.
+    pub fn is_phrase(self) -> bool {
+        matches!(
+            self,
+            Self::StopPhrase
+                | Self::DmScam
+                | Self::Airdrop
+                | Self::WalletSync
+                | Self::Migration
+                | Self::EasyMoney
+                | Self::Promotion
+                | Self::Presale
+        )
+    }
+
     /// The rule's stable id, for logs and the team.
     pub fn id(self) -> &'static str {
         match self {
@@ -36,10 +55,14 @@ impl Rule {
             Self::Airdrop => "airdrop",
             Self::WalletSync => "wallet_sync",
             Self::Migration => "migration",
+            Self::EasyMoney => "easy_money",
+            Self::Promotion => "promotion",
             Self::Presale => "presale",
             Self::ForeignLink => "foreign_link",
             Self::OnlyLink => "only_link",
             Self::OnlyMention => "only_mention",
+            Self::Contact => "contact",
+            Self::Shouting => "shouting",
             Self::Forward => "forward",
             Self::Emoji => "emoji",
             Self::MixedScript => "mixed_script",

@@ -90,6 +90,23 @@ fn no_crypto_ham_fixture_is_touched() {
 }
 
 #[test]
+fn a_bare_invite_link_is_a_sign_but_needs_another_to_be_deleted() {
+    // Members of real groups share invite links (the shared corpus's ham
+    // has one); with any other sign from a newcomer, it goes.
+    let compiled = policy(Mode::Normal);
+    let bare = judge_line(&compiled, 1, "https://t.me/+Zq9xWv3kLm");
+    assert_eq!(bare.rules(), ["foreign_link", "only_link"]);
+    assert!(bare.actions.is_empty(), "{bare:?}");
+    let bait = judge_line(
+        &compiled,
+        2,
+        "Join our group for free signals https://t.me/+Zq9xWv3kLm",
+    );
+    assert_eq!(bait.rules(), ["promotion", "foreign_link"]);
+    assert!(bait.actions.contains(&Action::Delete { message: 2 }));
+}
+
+#[test]
 fn a_foreign_address_from_a_non_admin_is_deleted_banned_and_answered_with_the_official_one() {
     let compiled = policy(Mode::Normal);
     let mut state = GroupState::default();

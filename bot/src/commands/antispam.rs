@@ -52,6 +52,11 @@ fn eval(args: &EvalArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
     Ok(Outcome::Done)
 }
 
+/// The first 80 characters of a sample.
+fn preview(text: &str) -> String {
+    text.chars().take(80).collect()
+}
+
 fn print_report(report: &Report, method: &str, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
@@ -74,8 +79,13 @@ fn print_report(report: &Report, method: &str, out: &mut impl Write) -> std::io:
         report.ham
     )?;
     for (text, rules) in &report.false_positive_details {
-        let preview: String = text.chars().take(80).collect();
-        writeln!(out, "  - [{}] {preview}", rules.join(", "))?;
+        writeln!(out, "  - [{}] {}", rules.join(", "), preview(text))?;
+    }
+    if !report.missed.is_empty() {
+        writeln!(out, "missed          {} spam", report.missed.len())?;
+    }
+    for (text, rules) in &report.missed {
+        writeln!(out, "  - [{}] {}", rules.join(", "), preview(text))?;
     }
     Ok(())
 }

@@ -147,7 +147,8 @@ async fn train(app: &App) -> Result<SpamModel, HandlerError> {
     let (mut spam, mut ham) = app.store.spam_corpus().await?;
     spam.extend(lines(SEED_SPAM));
     ham.extend(lines(SEED_HAM));
-    Ok(SpamModel::train(&spam, &ham))
+    // Thousands of samples take a fraction of a second: off the async threads.
+    Ok(tokio::task::spawn_blocking(move || SpamModel::train(&spam, &ham)).await?)
 }
 
 fn lines(text: &str) -> Vec<String> {

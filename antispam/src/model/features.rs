@@ -1,0 +1,127 @@
+//! What the classifier sees of a message: its words, the five-letter
+//! pieces of its words (so "заработок" and "заработка", or a word with one
+//! letter changed, still share most of their evidence), its emoji, and
+//! whether it carries a link, a mention or a disguised word. Each feature
+//! is hashed into a fixed number of weights, so the model's size does not
+//! grow with the number of samples.
+
+use crate::content::{host_of, is_emoji};
+use crate::normalize::Normalized;
+
+/// Number of weights, a power of two: 2^18 (one MiB of `f32`).
+pub const DIMENSIONS: usize = 1 << 18;
+/// Length of the pieces of words.
+const PIECE: usize = 5;
+
+/// A message's features: hashed indices, each with the same weight so that
+/// the vector has unit length (long messages do not outweigh short ones).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Features {
+    pub indices: Vec<u32>,
+    pub value: f32,
+}
+
+/// Kinds of feature, hashed in so that a word and a piece never collide.
+#[derive(Clone, Copy)]
+enum Kind {
+    Word = 1,
+    Piece = 2,
+    Emoji = 3,
+    Flag = 4,
+    Host = 5,
+}
+
+/// The features of a normalised message.
+pub fn features(text: &Normalized) -> Features {
+    let mut indices = vec![hash(Kind::Flag, "bias")];
+    let mut padded: Vec<char> = Vec::new();
+    for word in text
+        .skeleton
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.chars().count() >= 2)
+    {
+        indices.push(hash(Kind::Word, word));
+        padded.clear();
+        padded.push(' ');
+        padded.extend(word.chars());
+        padded.push(' ');
+        indices.extend(padded.windows(PIECE).map(hash_piece));
+    }
+    for c in text.text.chars().filter(|c| is_emoji(*c)) {
+        indices.push(hash(Kind::Emoji, c.encode_utf8(&mut [0; 4])));
+    }
+    for word in text.text.split_whitespace() {
+        if word.starts_with('@') && word.len() > 1 {
+            indices.push(hash(Kind::Flag, "mention"));
+        }
+        if word.contains("://") || word.starts_with("t.me/") || word.starts_with("www.") {
+            indices.push(hash(Kind::Flag, "link"));
+            indices.push(hash(Kind::Host, &host_of(word)));
+        }
+    }
+    if !text.mixed_script_words.is_empty() {
+        indices.push(hash(Kind::Flag, "mixed script"));
+    }
+    indices.sort_unstable();
+    indices.dedup();
+    let value = 1.0 / (indices.len() as f32).sqrt();
+    Features { indices, value }
+}
+
+/// FNV-1a over the kind and the text, folded into [`DIMENSIONS`].
+fn hash(kind: Kind, text: &str) -> u32 {
+    fold(text.bytes().fold(start(kind), step))
+}
+
+/// The same for a piece of a word, without building a string.
+fn hash_piece(piece: &[char]) -> u32 {
+    let mut state = start(Kind::Piece);
+    for c in piece {
+        state = c.encode_utf8(&mut [0; 4]).bytes().fold(state, step);
+    }
+    fold(state)
+}
+
+fn start(kind: Kind) -> u64 {
+    step(0xcbf2_9ce4_8422_2325, kind as u8)
+}
+
+fn step(state: u64, byte: u8) -> u64 {
+    (state ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+fn fold(state: u64) -> u32 {
+    (state as usize & (DIMENSIONS - 1)) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::normalize;
+
+    #[test]
+    fn inflected_forms_share_most_of_their_pieces() {
+        let a = features(&normalize("заработок"));
+        let b = features(&normalize("заработка"));
+        let shared = a.indices.iter().filter(|i| b.indices.contains(i)).count();
+        assert!(shared >= 4, "{shared} shared features");
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn a_piece_hashes_as_its_text_would() {
+        let piece: Vec<char> = " зара".chars().collect();
+        assert_eq!(hash_piece(&piece), hash(Kind::Piece, " зара"));
+    }
+
+    #[test]
+    fn features_have_unit_length_and_flag_links_and_mentions() {
+        let with = features(&normalize("look https://x.io and ask @bob"));
+        let without = features(&normalize("look and ask bob"));
+        let norm = with.value * with.value * with.indices.len() as f32;
+        assert!((norm - 1.0).abs() < 1e-5);
+        assert!(with.indices.contains(&hash(Kind::Flag, "link")));
+        assert!(with.indices.contains(&hash(Kind::Flag, "mention")));
+        assert!(!without.indices.contains(&hash(Kind::Flag, "link")));
+    }
+}

@@ -1,0 +1,174 @@
+//! What the engine learns from examples: a classifier over spam and ham
+//! samples ([`logistic`] regression over hashed words and pieces of words,
+//! see [`features`]), and an [`index`] of known spam for near-duplicates.
+
+pub mod features;
+pub mod index;
+pub mod logistic;
+
+use features::features;
+use index::SpamIndex;
+pub use index::tokens;
+use logistic::Logistic;
+
+use crate::content::is_link;
+use crate::normalize::{Normalized, normalize};
+use crate::verdict::{Rule, Verdict};
+
+/// The classifier's spam probability from which it deletes on its own.
+const SPAM_PROBABILITY: f32 = 0.5;
+/// The probability from which its vote counts, short of deciding alone.
+const LIKELY_SPAM: f32 = 0.3;
+/// Samples of each kind the classifier needs before it judges.
+pub const MIN_SAMPLES: usize = 50;
+/// Words (links and mentions aside) a message needs to be classified.
+const MIN_WORDS: usize = 3;
+/// Jaccard similarity to a known spam from which a message is a near-duplicate.
+const SIMILARITY: f64 = 0.5;
+
+/// A trained model.
+#[derive(Debug, Clone, Default)]
+pub struct SpamModel {
+    classifier: Logistic,
+    trained: bool,
+    index: SpamIndex,
+}
+
+impl SpamModel {
+    /// Trains on spam and ham samples. With fewer than [`MIN_SAMPLES`] of
+    /// either, the classifier stays silent (a dozen examples teach it
+    /// words, not spam); the index still knows the spam.
+    pub fn train(spam: &[String], ham: &[String]) -> Self {
+        let spam: Vec<Normalized> = spam.iter().map(|s| normalize(s)).collect();
+        let samples: Vec<_> = spam
+            .iter()
+            .map(|text| (features(text), true))
+            .chain(ham.iter().map(|text| (features(&normalize(text)), false)))
+            .collect();
+        Self {
+            classifier: Logistic::train(&samples),
+            trained: spam.len() >= MIN_SAMPLES && ham.len() >= MIN_SAMPLES,
+            index: SpamIndex::build(&spam.iter().map(tokens).collect::<Vec<_>>()),
+        }
+    }
+
+    /// The probability that `text` is spam, once trained.
+    pub fn spam_probability(&self, text: &Normalized) -> Option<f32> {
+        self.trained
+            .then(|| self.classifier.probability(&features(text)))
+    }
+
+    /// The best similarity of `text` to a known spam.
+    pub fn nearest_spam(&self, text: &Normalized) -> Option<f64> {
+        self.index.nearest(&tokens(text))
+    }
+
+    /// Adds the model's hits to a verdict.
+    pub fn judge(&self, text: &Normalized, verdict: &mut Verdict) {
+        let words = text
+            .text
+            .split_whitespace()
+            .filter(|word| !is_link(word) && !word.starts_with('@'))
+            .count();
+        // A message of a word or two says too little for the classifier.
+        let probability = (words >= MIN_WORDS)
+            .then(|| self.spam_probability(text))
+            .flatten();
+        if let Some(p) = probability {
+            // Decisive when sure; otherwise it needs another rule to agree.
+            let score = if p >= SPAM_PROBABILITY {
+                2.0
+            } else if p >= LIKELY_SPAM {
+                1.0
+            } else {
+                0.0
+            };
+            if score > 0.0 {
+                verdict.hit(Rule::Classifier, score, format!("spam probability {p:.3}"));
+            }
+        }
+        if let Some(similarity) = self.nearest_spam(text).filter(|s| *s >= SIMILARITY) {
+            verdict.hit(
+                Rule::SimilarSpam,
+                2.5,
+                format!("{similarity:.2} similar to known spam"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spam() -> Vec<String> {
+        (0..40)
+            .map(|i| {
+                format!("earn money fast from home with our crypto platform bonus {i} register now")
+            })
+            .chain(
+                (0..40).map(|i| {
+                    format!("remote work income daily payouts write me private channel {i}")
+                }),
+            )
+            .collect()
+    }
+
+    fn ham() -> Vec<String> {
+        (0..80)
+            .map(|i| {
+                format!(
+                    "the release {i} fixed the build on arm, thanks for the review of the patch"
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_near_duplicate_of_known_spam_is_found_through_the_index() {
+        let model = SpamModel::train(&spam(), &ham());
+        let near = normalize("EARN money fast from home with our crypto platform, register now!!");
+        assert!(model.nearest_spam(&near).unwrap() >= SIMILARITY);
+        let unrelated = normalize("did anyone try the new compiler release on arm yet");
+        assert!(
+            model
+                .nearest_spam(&unrelated)
+                .is_none_or(|s| s < SIMILARITY)
+        );
+    }
+
+    #[test]
+    fn the_classifier_separates_what_it_was_taught() {
+        let model = SpamModel::train(&spam(), &ham());
+        let spammy = normalize("daily payouts for remote work, write me in private");
+        let hammy = normalize("thanks for the review, the patch fixed the build");
+        assert!(model.spam_probability(&spammy).unwrap() > 0.9);
+        assert!(model.spam_probability(&hammy).unwrap() < 0.1);
+        let untrained = SpamModel::train(&spam(), &[]);
+        assert_eq!(untrained.spam_probability(&spammy), None);
+    }
+
+    #[test]
+    fn a_model_taught_on_a_dozen_samples_stays_silent_but_knows_its_spam() {
+        let (spam, ham) = (&spam()[..12], &ham()[..12]);
+        let model = SpamModel::train(spam, ham);
+        let copy = normalize(&spam[3]);
+        assert_eq!(model.spam_probability(&copy), None);
+        let mut verdict = Verdict::default();
+        model.judge(&copy, &mut verdict);
+        assert_eq!(verdict.rules(), ["similar_spam"]);
+    }
+
+    #[test]
+    fn a_message_of_two_words_is_not_classified() {
+        let model = SpamModel::train(&spam(), &ham());
+        let mut verdict = Verdict::default();
+        model.judge(&normalize("daily payouts"), &mut verdict);
+        assert!(verdict.hits.is_empty(), "{verdict:?}");
+        model.judge(
+            &normalize("daily payouts for remote work, write me in private"),
+            &mut verdict,
+        );
+        assert!(verdict.rules().contains(&"classifier"), "{verdict:?}");
+    }
+}
