@@ -274,14 +274,14 @@ pub fn judge_form(
     } else if mentions > 0 && substance == 0 && links.is_empty() {
         verdict.hit(Rule::OnlyMention, 1.0, "the message is only a mention");
     }
+    let is_bot = |account: &str| {
+        account
+            .trim_end_matches(|c: char| !c.is_alphanumeric())
+            .ends_with("bot")
+    };
     if let Some(account) = words
         .iter()
-        .find(|w| w.starts_with('@') && w.len() > 1)
-        .filter(|w| {
-            phrase
-                || w.trim_end_matches(|c: char| !c.is_alphanumeric())
-                    .ends_with("bot")
-        })
+        .find(|w| w.starts_with('@') && w.len() > 1 && (phrase || is_bot(w)))
     {
         verdict.hit(Rule::Contact, 0.5, format!("sends people to {account}"));
     }
@@ -465,7 +465,10 @@ mod tests {
             rules_of("DM me or ask @helper_desk"),
             ["dm_scam", "contact"]
         );
-        assert_eq!(rules_of("try @prices_bot for charts"), ["contact"]);
+        assert_eq!(
+            rules_of("ask @alice or try @prices_bot for charts"),
+            ["contact"]
+        );
         assert_eq!(rules_of("ask @alice about the charts"), Vec::<&str>::new());
         assert_eq!(
             rules_of("СРОЧНО ПОКУПАЙ ТОКЕН, ОСТАЛОСЬ МАЛО МЕСТ"),

@@ -89,7 +89,7 @@ fn is_shouting(text: &str) -> bool {
 }
 
 /// The words of a text, also split where a lowercase letter runs into a
-/// capital: sentences glued together ("payment.nПро", "fineThanks") are
+/// capital: sentences glued together ("fine.nДавно", "fineThanks") are
 /// two words, not one mixing alphabets.
 fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_alphanumeric()).flat_map(|word| {

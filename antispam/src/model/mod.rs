@@ -40,14 +40,20 @@ impl SpamModel {
     /// words, not spam); the index still knows the spam.
     pub fn train(spam: &[String], ham: &[String]) -> Self {
         let spam: Vec<Normalized> = spam.iter().map(|s| normalize(s)).collect();
-        let samples: Vec<_> = spam
-            .iter()
-            .map(|text| (features(text), true))
-            .chain(ham.iter().map(|text| (features(&normalize(text)), false)))
-            .collect();
+        let trained = spam.len() >= MIN_SAMPLES && ham.len() >= MIN_SAMPLES;
+        let classifier = if trained {
+            let samples: Vec<_> = spam
+                .iter()
+                .map(|text| (features(text), true))
+                .chain(ham.iter().map(|text| (features(&normalize(text)), false)))
+                .collect();
+            Logistic::train(&samples)
+        } else {
+            Logistic::default()
+        };
         Self {
-            classifier: Logistic::train(&samples),
-            trained: spam.len() >= MIN_SAMPLES && ham.len() >= MIN_SAMPLES,
+            classifier,
+            trained,
             index: SpamIndex::build(&spam.iter().map(tokens).collect::<Vec<_>>()),
         }
     }
