@@ -10,7 +10,7 @@ use ulias_core::money::Usd;
 use ulias_core::settings::{BudgetSettings, PoolSettings};
 use ulias_core::store::{Store, StoreError};
 
-use crate::alerts::{Alert, AlertLevel, SharedAlerter};
+use crate::alerts::{Alert, AlertLevel, SharedAlerter, keys};
 use crate::model::Usage;
 
 /// What one call cost.
@@ -200,11 +200,13 @@ impl Ledger {
             && cost > Usd::ZERO
         {
             run.alerted = true;
-            self.send(Alert {
-                level: AlertLevel::Warning,
-                title: format!("{agent}: {:.0}% of its budget spent", fraction * 100.0),
-                body: format!("{} of {} spent by this run", run.spent, run.budget),
-            })
+            self.send(
+                Alert::new(AlertLevel::Warning, keys::RUN_BUDGET)
+                    .with("agent", agent)
+                    .with("percent", format!("{:.0}", fraction * 100.0))
+                    .with("spent", run.spent)
+                    .with("budget", run.budget),
+            )
             .await;
         }
         if cloud && cost > Usd::ZERO {
@@ -229,14 +231,12 @@ impl Ledger {
                 threshold.micros()
             );
             if self.store.mark_alert_sent("cloud_month", &key, now).await? {
-                self.send(Alert {
-                    level: AlertLevel::Warning,
-                    title: format!("Cloud spend passed {threshold} this month"),
-                    body: format!(
-                        "{spent} of the {} monthly cap spent",
-                        dollars(self.budgets.monthly_cloud_cap_usd)
-                    ),
-                })
+                self.send(
+                    Alert::new(AlertLevel::Warning, keys::CLOUD_MONTH)
+                        .with("threshold", threshold)
+                        .with("spent", spent)
+                        .with("cap", dollars(self.budgets.monthly_cloud_cap_usd)),
+                )
                 .await;
             }
         }

@@ -68,6 +68,26 @@ pub const KEYS: &[&str] = &[
     "alert-info",
     "alert-warning",
     "alert-critical",
+    "alert-run-budget-title",
+    "alert-run-budget-body",
+    "alert-cloud-month-title",
+    "alert-cloud-month-body",
+    "alert-objective-finished-title",
+    "alert-objective-finished-body",
+    "alert-operation-stopped-title",
+    "alert-operation-stopped-body",
+    "alert-buyback-by-hand-title",
+    "alert-buyback-by-hand-body",
+    "alert-step-refused-title",
+    "alert-step-refused-body",
+    "alert-validation-waiting-title",
+    "alert-validation-waiting-body",
+    "alert-task-failed-title",
+    "alert-task-failed-body",
+    "alert-from-agent-title",
+    "alert-from-agent-body",
+    "alert-x-mention-title",
+    "alert-x-mention-body",
     "log-batch-header",
     "log-line",
     "log-total",
@@ -153,7 +173,6 @@ pub const KEYS: &[&str] = &[
     "validation-toggled",
     "validation-state-on",
     "validation-state-off",
-    "x-mention-ignored",
 ];
 
 /// The texts of one language.
@@ -251,6 +270,16 @@ mod tests {
                     !text.contains("Unknown localization"),
                     "{key} in {locale}: {text}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn every_alert_of_the_runtime_has_a_title_and_a_body() {
+        for key in ulias_agents::alerts::ALERT_KEYS {
+            for part in ["title", "body"] {
+                let full = format!("{key}-{part}");
+                assert!(KEYS.contains(&full.as_str()), "{full} is missing");
             }
         }
     }

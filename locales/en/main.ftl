@@ -57,6 +57,32 @@ alert-warning = ⚠️ { $title }
 alert-critical = 🚨 { $title }
     { $body }
 
+alert-run-budget-title = { $agent }: { $percent }% of its budget spent
+alert-run-budget-body = { $spent } of { $budget } spent by this run
+alert-cloud-month-title = Cloud spend passed { $threshold } this month
+alert-cloud-month-body = { $spent } of the { $cap } monthly cap spent
+alert-objective-finished-title = Objective #{ $id } { $status ->
+        [completed] completed
+        [failed] failed
+        [cancelled] cancelled
+       *[other] { $status }
+    }: { $title }
+alert-objective-finished-body = { $completed }/{ $total } tasks completed
+alert-operation-stopped-title = Operation #{ $operation } stopped
+alert-operation-stopped-body = Stopped at "{ $step }" (no-go): { $cancelled } step(s) cancelled. { $reason }
+alert-buyback-by-hand-title = Operation step "{ $step }" needs you
+alert-buyback-by-hand-body = The buyback is not built in Ulias yet: start it by hand.
+alert-step-refused-title = Task #{ $id } ({ $title }) failed
+alert-step-refused-body = { $problem }
+alert-validation-waiting-title = Validation #{ $id } waiting for { $hours } h
+alert-validation-waiting-body = A { $kind } is waiting for Approve / Reject
+alert-task-failed-title = Task #{ $id } ({ $agent }) failed
+alert-task-failed-body = { $report }
+alert-from-agent-title = { $agent }: { $title }
+alert-from-agent-body = { $body }
+alert-x-mention-title = A mention of @{ $account } carries instructions: nothing was done
+alert-x-mention-body = { $text }
+
 log-batch-header = Public log
 log-line = • { $agent }: { $summary } — { $cost }
 log-total = Total: { $total }
@@ -149,4 +175,3 @@ validation-usage = Usage: /validation <operation number> on|off
 validation-toggled = Validation of operation #{ $id }'s outputs: { $state }
 validation-state-on = on (each output waits for the team)
 validation-state-off = off (published directly, still logged)
-x-mention-ignored = A mention of @{ $account } carries instructions: nothing was done

@@ -57,6 +57,32 @@ alert-warning = ⚠️ { $title }
 alert-critical = 🚨 { $title }
     { $body }
 
+alert-run-budget-title = { $agent } : { $percent } % de son budget dépensé
+alert-run-budget-body = { $spent } sur { $budget } dépensés par cette exécution
+alert-cloud-month-title = Dépenses cloud au-delà de { $threshold } ce mois-ci
+alert-cloud-month-body = { $spent } dépensés sur le plafond mensuel de { $cap }
+alert-objective-finished-title = Objectif #{ $id } { $status ->
+        [completed] terminé
+        [failed] en échec
+        [cancelled] annulé
+       *[other] { $status }
+    } : { $title }
+alert-objective-finished-body = { $completed }/{ $total } tâches terminées
+alert-operation-stopped-title = Opération #{ $operation } arrêtée
+alert-operation-stopped-body = Arrêtée à « { $step } » (no-go) : { $cancelled } étape(s) annulée(s). { $reason }
+alert-buyback-by-hand-title = L'étape « { $step } » a besoin de vous
+alert-buyback-by-hand-body = Le rachat n'est pas encore construit dans Ulias : lancez-le à la main.
+alert-step-refused-title = Tâche #{ $id } ({ $title }) en échec
+alert-step-refused-body = { $problem }
+alert-validation-waiting-title = Validation #{ $id } en attente depuis { $hours } h
+alert-validation-waiting-body = Un contenu « { $kind } » attend Approuver / Rejeter
+alert-task-failed-title = Tâche #{ $id } ({ $agent }) en échec
+alert-task-failed-body = { $report }
+alert-from-agent-title = { $agent } : { $title }
+alert-from-agent-body = { $body }
+alert-x-mention-title = Une mention de @{ $account } contient des instructions : rien n'a été fait
+alert-x-mention-body = { $text }
+
 log-batch-header = Journal public
 log-line = • { $agent } : { $summary } — { $cost }
 log-total = Total : { $total }
@@ -149,4 +175,3 @@ validation-usage = Usage : /validation <numéro d'opération> on|off
 validation-toggled = Validation des publications de l'opération #{ $id } : { $state }
 validation-state-on = activée (chaque publication attend l'équipe)
 validation-state-off = désactivée (publication directe, toujours journalisée)
-x-mention-ignored = Une mention de @{ $account } contient des instructions : rien n'a été fait

@@ -4,7 +4,7 @@
 
 use chrono::TimeDelta;
 use serde_json::{Value, json};
-use ulias_agents::alerts::AlertLevel;
+use ulias_agents::alerts::{AlertLevel, keys};
 use ulias_agents::engine::{DOUBT_OPTIONS, Engine, EngineConfig};
 use ulias_core::clock::Clock;
 use ulias_core::domain::{DecisionId, NewTask, TaskStatus, Team};
@@ -103,7 +103,8 @@ async fn a_failing_task_is_retried_with_backoff_then_reported_once() {
     let alerts = h.alerts.alerts();
     assert_eq!(alerts.len(), 1, "{alerts:?}");
     assert_eq!(alerts[0].level, AlertLevel::Critical);
-    assert!(alerts[0].title.contains("failed"), "{}", alerts[0].title);
+    assert_eq!(alerts[0].key, keys::TASK_FAILED, "{}", alerts[0]);
+    assert_eq!(alerts[0].arg("agent"), Some("analyst"));
     assert_eq!(h.llm.played(), 3);
 }
 
@@ -128,12 +129,13 @@ async fn a_task_that_fails_for_good_is_explained_to_the_ceo_in_plain_lines() {
         .unwrap();
     assert!(
         incident
-            .body
+            .arg("report")
+            .unwrap()
             .starts_with("The weekly log check could not finish.\n"),
         "{incident:?}"
     );
     assert!(
-        !incident.body.contains("schema"),
+        !incident.arg("report").unwrap().contains("schema"),
         "no technical detail for the CEO"
     );
     assert_eq!(
@@ -160,7 +162,10 @@ async fn without_the_simplifiers_lines_the_technical_report_goes_as_it_is() {
         .find(|a| a.level == AlertLevel::Critical)
         .unwrap();
     assert!(
-        incident.body.contains("does not match its schema"),
+        incident
+            .arg("report")
+            .unwrap()
+            .contains("does not match its schema"),
         "{incident:?}"
     );
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::{Value, json};
-use ulias_agents::alerts::RecordingAlerter;
+use ulias_agents::alerts::{RecordingAlerter, keys};
 use ulias_agents::engine::{Engine, EngineConfig};
 use ulias_agents::operations::start_operation;
 use ulias_agents::simulation::{Rehearsal, StandInTeam};
@@ -210,7 +210,7 @@ async fn a_no_go_verdict_stops_the_operation_and_the_buyback_never_queues() {
         op.alerts
             .alerts()
             .iter()
-            .any(|a| a.title.contains("stopped"))
+            .any(|a| a.key == keys::OPERATION_STOPPED)
     );
 }
 
@@ -328,7 +328,7 @@ async fn a_validation_waiting_over_two_hours_alerts_the_team_once() {
         .alerts
         .alerts()
         .into_iter()
-        .filter(|a| a.title.contains("waiting for"))
+        .filter(|a| a.key == keys::VALIDATION_WAITING)
         .collect();
     let go_nogo = op
         .db
@@ -336,11 +336,11 @@ async fn a_validation_waiting_over_two_hours_alerts_the_team_once() {
         .validations_of_task(op.step("scanner.go_nogo").await.id)
         .await
         .unwrap();
-    let flagged = format!("Validation #{} waiting", go_nogo[0].id);
+    let flagged = go_nogo[0].id.to_string();
     assert_eq!(
         waiting
             .iter()
-            .filter(|a| a.title.starts_with(&flagged))
+            .filter(|a| a.arg("id") == Some(flagged.as_str()))
             .count(),
         1
     );

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
 
 use serde_json::{Value, json};
+use ulias_agents::alerts::keys;
 use ulias_agents::model::ReplayClient;
 use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::runner::{RunError, RunMode, recorded_answers, recorded_tool_results};
@@ -148,7 +149,11 @@ async fn the_run_stops_before_the_call_that_would_exceed_its_budget_and_alerts_o
     assert_eq!(h.llm.played(), 2, "the third call was never made");
     let alerts = h.alerts.alerts();
     assert_eq!(alerts.len(), 1, "{alerts:?}");
-    assert_eq!(alerts[0].title, "scanner: 80% of its budget spent");
+    assert_eq!(alerts[0].key, keys::RUN_BUDGET);
+    assert_eq!(
+        (alerts[0].arg("agent"), alerts[0].arg("percent")),
+        (Some("scanner"), Some("80"))
+    );
 }
 
 #[tokio::test]
@@ -481,10 +486,15 @@ async fn each_monthly_cloud_threshold_alerts_once() {
         h.runner.run(&task, RunMode::Live).await.unwrap();
     }
 
-    let titles: Vec<String> = h.alerts.alerts().into_iter().map(|a| a.title).collect();
+    let alerts: Vec<(&str, Option<String>)> = h
+        .alerts
+        .alerts()
+        .iter()
+        .map(|a| (a.key, a.arg("threshold").map(str::to_owned)))
+        .collect();
     assert_eq!(
-        titles,
-        ["Cloud spend passed $5.0000 this month"],
+        alerts,
+        [(keys::CLOUD_MONTH, Some("$5.0000".to_owned()))],
         "once, not per call"
     );
 }

@@ -10,7 +10,7 @@ use ulias_core::playbook::StepAction;
 use ulias_core::store::StoreError;
 
 use super::{Engine, Settled};
-use crate::alerts::AlertLevel;
+use crate::alerts::{Alert, AlertLevel, keys};
 
 /// The operation-file sections a dossier gathers.
 const DOSSIER_SECTIONS: [&str; 4] = ["scan", "identity", "site", "x"];
@@ -45,12 +45,8 @@ impl Engine {
             )
         };
         store.append_log(&entry, now).await?;
-        self.tell(
-            AlertLevel::Warning,
-            format!("Operation step \"{}\" needs you", task.title),
-            note.to_owned(),
-        )
-        .await;
+        self.tell(Alert::new(AlertLevel::Warning, keys::BUYBACK_BY_HAND).with("step", &task.title))
+            .await;
         let outcome = TaskOutcome {
             result: json!({"not_built": note}),
             ..TaskOutcome::default()
@@ -107,9 +103,10 @@ impl Engine {
             .fail_task(task.id, &self.config.worker, problem, now)
             .await?;
         self.tell(
-            AlertLevel::Critical,
-            format!("Task #{} ({}) failed", task.id, task.title),
-            problem.to_owned(),
+            Alert::new(AlertLevel::Critical, keys::STEP_REFUSED)
+                .with("id", task.id)
+                .with("title", &task.title)
+                .with("problem", problem),
         )
         .await;
         self.after_finish(task).await?;

@@ -12,7 +12,7 @@ use ulias_core::store::{ObjectiveUpdate, StoreError};
 
 use super::Engine;
 use super::actions::scope_of;
-use crate::alerts::AlertLevel;
+use crate::alerts::{Alert, AlertLevel, keys};
 
 /// The agent that draws lessons from finished objectives.
 pub const LEARNER: &str = "learner";
@@ -68,9 +68,12 @@ impl Engine {
         // message (the chat surface edits it); the others are announced.
         if objective.source != ObjectiveSource::Ceo {
             self.tell(
-                AlertLevel::Info,
-                format!("Objective #{id} {status}: {}", objective.title),
-                format!("{}/{} tasks completed", progress.completed, progress.total),
+                Alert::new(AlertLevel::Info, keys::OBJECTIVE_FINISHED)
+                    .with("id", id)
+                    .with("status", status)
+                    .with("title", &objective.title)
+                    .with("completed", progress.completed)
+                    .with("total", progress.total),
             )
             .await;
         }
@@ -140,9 +143,11 @@ impl Engine {
         };
         store.append_log(&entry, now).await?;
         self.tell(
-            AlertLevel::Warning,
-            format!("Operation #{operation} stopped"),
-            format!("{summary}. {reason}"),
+            Alert::new(AlertLevel::Warning, keys::OPERATION_STOPPED)
+                .with("operation", operation)
+                .with("step", &task.title)
+                .with("cancelled", stopped.tasks_cancelled)
+                .with("reason", reason),
         )
         .await;
         Ok(())

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use ulias_core::domain::{NewTask, Priority, Task};
 
 use super::Engine;
-use crate::alerts::AlertLevel;
+use crate::alerts::{Alert, AlertLevel, keys};
 use crate::runner::RunMode;
 
 /// The agent that writes for the CEO.
@@ -17,15 +17,19 @@ const INCIDENT_KIND: &str = "incident_summary";
 impl Engine {
     /// Tells the CEO a task failed for good.
     pub(super) async fn report_incident(&self, task: &Task, error: &str) {
-        let title = format!("Task #{} ({}) failed", task.id, task.agent);
         let raw = format!("\"{}\": {error}", task.title);
         let plain = if task.kind.as_deref() == Some(INCIDENT_KIND) {
             None
         } else {
             self.simplify(task, &raw).await
         };
-        self.tell(AlertLevel::Critical, title, plain.unwrap_or(raw))
-            .await;
+        self.tell(
+            Alert::new(AlertLevel::Critical, keys::TASK_FAILED)
+                .with("id", task.id)
+                .with("agent", &task.agent)
+                .with("report", plain.unwrap_or(raw)),
+        )
+        .await;
     }
 
     /// The Simplifier's lines for an incident, or `None` when it could not.

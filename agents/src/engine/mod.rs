@@ -25,7 +25,7 @@ use ulias_core::domain::{Task, TaskStatus};
 use ulias_core::playbook::SYSTEM_AGENT;
 use ulias_core::store::StoreError;
 
-use crate::alerts::{Alert, AlertLevel};
+use crate::alerts::Alert;
 use crate::pipelines;
 use crate::runner::Runner;
 
@@ -140,8 +140,7 @@ impl Engine {
     }
 
     /// Sends an alert; failing to is logged, never fatal.
-    async fn tell(&self, level: AlertLevel, title: String, body: String) {
-        let alert = Alert { level, title, body };
+    async fn tell(&self, alert: Alert) {
         if let Err(problem) = self.runner.alerter.alert(alert).await {
             tracing::error!(%problem, "could not send an alert");
         }

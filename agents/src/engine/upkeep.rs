@@ -4,7 +4,7 @@
 use ulias_core::store::StoreError;
 
 use super::Engine;
-use crate::alerts::AlertLevel;
+use crate::alerts::{Alert, AlertLevel, keys};
 
 /// The alert scope that makes a waiting validation's alert go out once.
 const WAITING_SCOPE: &str = "validation_waiting";
@@ -40,9 +40,10 @@ impl Engine {
                 flagged += 1;
                 let hours = (now - validation.created_at).num_minutes() as f64 / 60.0;
                 self.tell(
-                    AlertLevel::Warning,
-                    format!("Validation #{} waiting for {hours:.1} h", validation.id),
-                    format!("A {} is waiting for Approve / Reject", validation.kind),
+                    Alert::new(AlertLevel::Warning, keys::VALIDATION_WAITING)
+                        .with("id", validation.id)
+                        .with("hours", format!("{hours:.1}"))
+                        .with("kind", validation.kind),
                 )
                 .await;
             }

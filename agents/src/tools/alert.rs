@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, ToolContext, ToolError, TypedTool};
-use crate::alerts::{Alert, AlertLevel};
+use crate::alerts::{Alert, AlertLevel, keys};
 
 /// Sends an alert.
 pub struct AlertTool;
@@ -46,11 +46,10 @@ impl TypedTool for AlertTool {
                 });
             }
         };
-        let alert = Alert {
-            level,
-            title: format!("{}: {}", ctx.agent, args.title),
-            body: args.body,
-        };
+        let alert = Alert::new(level, keys::FROM_AGENT)
+            .with("agent", &ctx.agent)
+            .with("title", args.title)
+            .with("body", args.body);
         ctx.alerter.alert(alert).await.map_err(ToolError::Failed)?;
         Ok(Sent { sent: true })
     }

@@ -23,11 +23,13 @@ use ulias_agents::simulation::{Rehearsal, StandInTeam};
 use ulias_core::clock::{Clock, ManualClock, SystemClock};
 use ulias_core::domain::NewOperation;
 use ulias_core::playbook::Playbook;
-use ulias_core::settings::{Settings, SettingsSource, ToolProtocol};
+use ulias_core::settings::{Locale, Settings, SettingsSource, ToolProtocol};
 use ulias_core::store::Store;
 
 use super::{Outcome, build_runner_with};
 use crate::cli::SimulateArgs;
+use crate::i18n::Texts;
+use crate::telegram::alerter::render;
 
 /// The recorded answers every agent replays.
 const ANSWERS: &str = include_str!("../../../fixtures/simulation/answers.json");
@@ -212,13 +214,16 @@ async fn summary(
     let spent = store.operation_spend(operation).await?;
     writeln!(out, "operation cost: {spent}")?;
     let alerts = alerts.alerts();
+    // The rest of this report is English: so are its alerts.
+    let texts = Texts::new(Locale::En);
     writeln!(out, "alerts     {} sent", alerts.len())?;
     if !quiet {
         for alert in alerts
             .iter()
             .filter(|a| a.level != ulias_agents::alerts::AlertLevel::Info)
         {
-            writeln!(out, "  {:?}: {} — {}", alert.level, alert.title, alert.body)?;
+            let (title, body) = render(&texts, alert);
+            writeln!(out, "  {:?}: {title} — {body}", alert.level)?;
         }
     }
     Ok(())

@@ -6,7 +6,7 @@ use ulias_agents::alerts::{Alert, AlertLevel, Alerter};
 use ulias_core::domain::Urgency;
 
 use super::TgBot;
-use crate::i18n::{Texts, arg};
+use crate::i18n::{Arg, Texts, arg};
 use crate::ntfy::Ntfy;
 
 /// Sends every alert to the CEO's chat, and pushes it by ntfy when set.
@@ -28,6 +28,19 @@ impl TelegramAlerter {
     }
 }
 
+/// An alert's title and body in `texts`' language (`{key}-title`, `{key}-body`).
+pub fn render(texts: &Texts, alert: &Alert) -> (String, String) {
+    let args: Vec<Arg<'_>> = alert
+        .args
+        .iter()
+        .map(|(name, value)| arg(name, value))
+        .collect();
+    (
+        texts.with(&format!("{}-title", alert.key), &args),
+        texts.with(&format!("{}-body", alert.key), &args),
+    )
+}
+
 #[async_trait]
 impl Alerter for TelegramAlerter {
     async fn alert(&self, alert: Alert) -> Result<(), String> {
@@ -37,15 +50,13 @@ impl Alerter for TelegramAlerter {
                 AlertLevel::Warning => Urgency::High,
                 AlertLevel::Critical => Urgency::Critical,
             };
-            if let Err(error) = ntfy
-                .publish(&alert.title, &alert.body, urgency, Vec::new())
-                .await
-            {
+            let (title, body) = render(&self.texts, &alert);
+            if let Err(error) = ntfy.publish(&title, &body, urgency, Vec::new()).await {
                 tracing::warn!(%error, "could not push the alert by ntfy");
             }
         }
         let Some(chat) = self.chat else {
-            tracing::warn!(title = %alert.title, "no CEO chat is configured for alerts");
+            tracing::warn!(%alert, "no CEO chat is configured for alerts");
             return Ok(());
         };
         let key = match alert.level {
@@ -53,13 +64,43 @@ impl Alerter for TelegramAlerter {
             AlertLevel::Warning => "alert-warning",
             AlertLevel::Critical => "alert-critical",
         };
+        let (title, body) = render(&self.texts, &alert);
         let text = self
             .texts
-            .with(key, &[arg("title", &alert.title), arg("body", &alert.body)]);
+            .with(key, &[arg("title", title), arg("body", body)]);
         self.bot
             .send_message(ChatId(chat), super::edge::clip(&text))
             .await
             .map(|_| ())
             .map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ulias_agents::alerts::keys;
+    use ulias_core::settings::Locale;
+
+    use super::*;
+
+    #[test]
+    fn an_alert_is_rendered_in_the_team_language() {
+        let alert = Alert::new(AlertLevel::Info, keys::OBJECTIVE_FINISHED)
+            .with("id", 4)
+            .with("status", "completed")
+            .with("title", "Check the backups")
+            .with("completed", 3)
+            .with("total", 3);
+        assert_eq!(
+            render(&Texts::new(Locale::Fr), &alert),
+            (
+                "Objectif #4 terminé : Check the backups".to_owned(),
+                "3/3 tâches terminées".to_owned()
+            )
+        );
+        assert_eq!(
+            render(&Texts::new(Locale::En), &alert).0,
+            "Objective #4 completed: Check the backups"
+        );
     }
 }

@@ -5,7 +5,7 @@
 //! engine, the schedule, the bot and the loops that show what waits for
 //! people.
 
-mod alerter;
+pub(crate) mod alerter;
 mod buttons;
 mod ceo;
 mod commands;

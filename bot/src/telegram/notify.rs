@@ -11,6 +11,7 @@ use std::time::Duration;
 use chrono::TimeDelta;
 use teloxide::prelude::*;
 use teloxide::types::MessageId;
+use ulias_agents::alerts::{Alert, AlertLevel, keys};
 use ulias_core::domain::{ObjectiveStatus, TaskStatus};
 
 use super::App;
@@ -363,13 +364,9 @@ async fn read_mentions(
                     summary,
                 );
                 app.store.append_log(&entry, app.clock.now()).await?;
-                let alert = ulias_agents::alerts::Alert {
-                    level: ulias_agents::alerts::AlertLevel::Warning,
-                    title: app
-                        .texts
-                        .with("x-mention-ignored", &[arg("account", &account.name)]),
-                    body: mention.text.chars().take(500).collect(),
-                };
+                let alert = Alert::new(AlertLevel::Warning, keys::X_MENTION)
+                    .with("account", &account.name)
+                    .with("text", mention.text.chars().take(500).collect::<String>());
                 if let Err(error) = app.engine.runner.alerter.alert(alert).await {
                     tracing::warn!(%error, "could not alert about a mention");
                 }
