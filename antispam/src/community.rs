@@ -12,11 +12,13 @@ pub fn is_question(text: &str, bot_username: &str) -> bool {
     asks || text.to_lowercase().contains(&mention)
 }
 
-/// A member worth proposing as a moderator, and why.
+/// A member worth proposing as a moderator, and why: clean messages over
+/// weeks, never moderated (the bot words it in the team's language).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
     pub member: i64,
-    pub reason: String,
+    pub clean: u32,
+    pub weeks: i64,
 }
 
 /// Seconds in a week.
@@ -38,10 +40,8 @@ pub fn moderator_shortlist(state: &GroupState, now: i64, limit: usize) -> Vec<Ca
         .take(limit.min(5))
         .map(|(member, clean, first_seen)| Candidate {
             member,
-            reason: format!(
-                "{clean} clean messages over {} weeks, never moderated",
-                (now - first_seen) / WEEK
-            ),
+            clean,
+            weeks: (now - first_seen) / WEEK,
         })
         .collect()
 }
@@ -77,9 +77,6 @@ mod tests {
         let list = moderator_shortlist(&state, now, 10);
         let ids: Vec<i64> = list.iter().map(|c| c.member).collect();
         assert_eq!(ids, [7, 6, 5, 4, 2]);
-        assert_eq!(
-            list[0].reason,
-            "27 clean messages over 3 weeks, never moderated"
-        );
+        assert_eq!((list[0].clean, list[0].weeks), (27, 3));
     }
 }

@@ -190,6 +190,7 @@ fn graduate(
 ) {
     let score = verdict.score();
     let member = state.member(id);
+    member.first_seen.get_or_insert(now);
     while member
         .strikes
         .front()

@@ -370,3 +370,22 @@ fn a_channel_posting_as_a_sender_is_judged_as_the_channel_and_edits_are_rechecke
             .contains(&Action::Delete { message: 2 })
     );
 }
+
+#[test]
+fn a_members_first_message_is_remembered_and_weeks_of_clean_messages_reach_the_shortlist() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let week = 7 * 86_400;
+    for i in 0..20 {
+        let at = T0 + i * week / 6;
+        let text = format!("day {i}: the chart looks healthy, thanks for the update");
+        check(&compiled, &mut state, &message(i, 77, &text), at);
+    }
+    assert_eq!(state.members[&77].first_seen, Some(T0));
+    let shortlist = ulias_antispam::community::moderator_shortlist(&state, T0 + 3 * week, 5);
+    assert_eq!(shortlist.len(), 1, "{shortlist:?}");
+    assert_eq!(
+        (shortlist[0].member, shortlist[0].clean, shortlist[0].weeks),
+        (77, 20, 3)
+    );
+}

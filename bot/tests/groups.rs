@@ -339,3 +339,68 @@ async fn a_member_who_takes_a_support_name_is_held_for_review() {
     s.message_containing(TEAM_CHAT, "impersonation").await;
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn trust_earned_before_a_restart_is_kept_after_it() {
+    let settings = group(false, 50);
+    let s = start(settings.clone(), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let regular = member(9101, "Marie");
+    for i in 0..5 {
+        s.tg.send_text(
+            GROUP,
+            &regular,
+            &format!("message numéro {i} : le graphique remonte bien ce soir"),
+        );
+    }
+    let store = s.store().clone();
+    eventually("five clean messages remembered", || {
+        let store = store.clone();
+        async move {
+            let members = store.group_members(GROUP).await.unwrap();
+            members
+                .iter()
+                .find(|m| m.user_id == 9101 && m.clean == 5)
+                .cloned()
+        }
+    })
+    .await;
+    let db = s.stop_keeping_db().await;
+
+    let s = Surface::start_with(db, Locale::Fr, Vec::new(), |all| {
+        all.telegram.groups = vec![settings]
+    })
+    .await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let invite = "Rejoignez notre groupe pour les annonces https://t.me/+Zq9xWv3kLm";
+    let newcomer = s.tg.send_text(GROUP, &member(9102, "Paul"), invite);
+    let deleted =
+        s.tg.wait_for("deleteMessage", |p| p["message_id"] == newcomer, WAIT)
+            .await;
+    assert!(deleted.is_some(), "a newcomer's invite is deleted");
+    let trusted = s.tg.send_text(GROUP, &regular, invite);
+    let store = s.store().clone();
+    eventually("the regular's message judged", || {
+        let store = store.clone();
+        async move {
+            let members = store.group_members(GROUP).await.unwrap();
+            members
+                .iter()
+                .find(|m| m.user_id == 9101 && m.clean == 6)
+                .cloned()
+        }
+    })
+    .await;
+    assert!(
+        !s.tg
+            .calls_of("deleteMessage")
+            .iter()
+            .any(|c| c.params["message_id"] == trusted),
+        "the regular, trusted before the restart, is left alone"
+    );
+    s.stop().await;
+}

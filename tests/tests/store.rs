@@ -46,6 +46,7 @@ macro_rules! on_both_backends {
 
 on_both_backends!(
     migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing,
+    a_group_member_is_remembered_per_group_and_saved_again_in_place,
     every_status_the_code_knows_is_accepted_by_the_schema_and_no_other,
     claiming_a_task_writes_its_lease_its_attempt_and_its_start,
     completing_a_task_records_its_outcome_and_releases_the_lease,
@@ -107,6 +108,24 @@ fn is_illegal(error: &StoreError, from: &str, to: &str) -> bool {
     matches!(error, StoreError::IllegalTransition { from: f, to: t, .. } if f == from && t == to)
 }
 
+async fn a_group_member_is_remembered_per_group_and_saved_again_in_place(db: &TestDb) {
+    db.migrated().await;
+    let store = &db.store;
+    let now = chrono::DateTime::from_timestamp(1_764_666_000, 0).unwrap();
+    let mut member = ulias_core::store::GroupMember {
+        user_id: 42,
+        clean: 3,
+        strikes_ever: 0,
+        first_seen: Some(now),
+    };
+    store.save_group_member(-100, &member, now).await.unwrap();
+    member.clean = 4;
+    member.strikes_ever = 1;
+    store.save_group_member(-100, &member, now).await.unwrap();
+    assert_eq!(store.group_members(-100).await.unwrap(), [member]);
+    assert!(store.group_members(-200).await.unwrap().is_empty());
+}
+
 async fn migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing(db: &TestDb) {
     assert!(
         db.tables().await.is_empty(),
@@ -138,6 +157,7 @@ async fn migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing(
         "schedules",
         "admin_audit",
         "dialogues",
+        "group_members",
     ] {
         assert!(
             tables.contains(&expected.to_owned()),

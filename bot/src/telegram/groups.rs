@@ -24,7 +24,7 @@ use ulias_antispam::{
 };
 use ulias_core::domain::{LogKind, LogScope, NewLogEntry, NewTask, Priority};
 use ulias_core::settings::{GroupSettings, ModerationMode};
-use ulias_core::store::SpamSample;
+use ulias_core::store::{GroupMember, SpamSample};
 
 use super::buttons::Button;
 use super::edge::clip;
@@ -83,7 +83,7 @@ impl Guard {
             let guarded = Guarded {
                 settings: settings.clone(),
                 policy: Arc::new(policy),
-                state: Mutex::new(GroupState::default()),
+                state: Mutex::new(remembered(app, settings.chat_id).await?),
                 names: Mutex::new(HashMap::new()),
             };
             app.guard.lock().insert(settings.chat_id, Arc::new(guarded));
@@ -141,6 +141,29 @@ impl Guard {
     fn all(&self) -> Vec<Arc<Guarded>> {
         self.lock().values().cloned().collect()
     }
+}
+
+/// A group's state as the store remembers it: each member's trust,
+/// penalties and first message (the rest is recent and starts empty).
+async fn remembered(app: &App, chat: i64) -> Result<GroupState, HandlerError> {
+    let mut state = GroupState::default();
+    for kept in app.store.group_members(chat).await? {
+        let member = state.member(kept.user_id);
+        member.clean = kept.clean;
+        member.strikes_ever = kept.strikes_ever;
+        member.first_seen = kept.first_seen.map(|at| at.timestamp());
+    }
+    Ok(state)
+}
+
+/// What is worth keeping of a member across restarts.
+fn kept_of(state: &GroupState, user: i64) -> Option<GroupMember> {
+    state.members.get(&user).map(|m| GroupMember {
+        user_id: user,
+        clean: m.clean,
+        strikes_ever: m.strikes_ever,
+        first_seen: m.first_seen.and_then(|at| DateTime::from_timestamp(at, 0)),
+    })
 }
 
 async fn train(app: &App) -> Result<SpamModel, HandlerError> {
@@ -364,7 +387,11 @@ async fn weekly_shortlist(app: &App, guarded: &Guarded) -> HandlerResult {
             .unwrap_or_else(|| candidate.member.to_string());
         lines.push(app.texts.with(
             "group-shortlist-line",
-            &[arg("user", who), arg("reason", candidate.reason)],
+            &[
+                arg("user", who),
+                arg("clean", candidate.clean),
+                arg("weeks", candidate.weeks),
+            ],
         ));
     }
     app.bot
@@ -382,10 +409,22 @@ async fn judge(
     message: Option<&Message>,
 ) -> Result<Option<Verdict>, HandlerError> {
     let now = app.clock.now();
-    let verdict = {
-        let mut state = guarded.state.lock().unwrap_or_else(PoisonError::into_inner);
-        check(&guarded.policy, &mut state, event, now.timestamp())
+    let writer = match event {
+        Event::Message(m) | Event::Edited(m) => Some(m.sender.judged_id()),
+        _ => None,
     };
+    let (verdict, before, after) = {
+        let mut state = guarded.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let before = writer.and_then(|user| kept_of(&state, user));
+        let verdict = check(&guarded.policy, &mut state, event, now.timestamp());
+        let after = writer.and_then(|user| kept_of(&state, user));
+        (verdict, before, after)
+    };
+    if let Some(member) = after.filter(|after| before.as_ref() != Some(after)) {
+        app.store
+            .save_group_member(guarded.settings.chat_id, &member, now)
+            .await?;
+    }
     if verdict.hits.is_empty() && verdict.actions.is_empty() {
         return Ok(None);
     }

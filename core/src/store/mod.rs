@@ -40,7 +40,7 @@ pub use objectives::ObjectiveUpdate;
 pub use operations::Stopped;
 pub use report::{DayFigures, DayPoint};
 pub use schema::MigrationReport;
-pub use spam::SpamSample;
+pub use spam::{GroupMember, SpamSample};
 pub use surface::{ActorRole, AuditEntry, Interaction, NewInteraction, ProgressMessage};
 pub use tasks::{ExpiredLeases, Progress};
 pub use x_accounts::XAccount;

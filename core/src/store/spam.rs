@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::time::to_ms;
+use super::time::{from_opt_ms, to_ms};
 use super::{Store, StoreError, with_pool};
 
 /// A labelled group message.
@@ -91,5 +91,72 @@ impl Store {
             spam.into_iter().map(|(_, text)| text).collect(),
             ham.into_iter().map(|(_, text)| text).collect(),
         ))
+    }
+}
+
+/// What the anti-spam engine remembers of one member of a guarded group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupMember {
+    pub user_id: i64,
+    /// Clean messages long enough to count toward trust.
+    pub clean: u32,
+    /// Penalties ever.
+    pub strikes_ever: u32,
+    /// Their first message.
+    pub first_seen: Option<DateTime<Utc>>,
+}
+
+impl Store {
+    /// Keeps (or replaces) what is remembered of a member of `chat_id`.
+    pub async fn save_group_member(
+        &self,
+        chat_id: i64,
+        member: &GroupMember,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query(
+                "INSERT INTO group_members \
+                 (chat_id, user_id, clean, strikes_ever, first_seen, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6) \
+                 ON CONFLICT (chat_id, user_id) DO UPDATE SET clean = excluded.clean, \
+                 strikes_ever = excluded.strikes_ever, first_seen = excluded.first_seen, \
+                 updated_at = excluded.updated_at",
+            )
+            .bind(chat_id)
+            .bind(member.user_id)
+            .bind(i64::from(member.clean))
+            .bind(i64::from(member.strikes_ever))
+            .bind(member.first_seen.map(to_ms))
+            .bind(to_ms(now))
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+        })?;
+        Ok(())
+    }
+
+    /// Every remembered member of `chat_id`.
+    pub async fn group_members(&self, chat_id: i64) -> Result<Vec<GroupMember>, StoreError> {
+        let rows: Vec<(i64, i64, i64, Option<i64>)> = with_pool!(self, |pool| {
+            sqlx::query_as(
+                "SELECT user_id, clean, strikes_ever, first_seen FROM group_members \
+                 WHERE chat_id = $1 ORDER BY user_id",
+            )
+            .bind(chat_id)
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter()
+            .map(|(user_id, clean, strikes_ever, first_seen)| {
+                Ok(GroupMember {
+                    user_id,
+                    clean: u32::try_from(clean).map_err(|_| StoreError::corrupt("clean", clean))?,
+                    strikes_ever: u32::try_from(strikes_ever)
+                        .map_err(|_| StoreError::corrupt("strikes_ever", strikes_ever))?,
+                    first_seen: from_opt_ms(first_seen)?,
+                })
+            })
+            .collect()
     }
 }
