@@ -266,3 +266,41 @@ async fn report_sends_the_summary_and_its_chart_now() {
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_daily_summary_goes_out_by_itself_once_a_day_from_its_hour() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let s = Surface::start_with(db, Locale::En, Vec::new(), |all| {
+        all.engine.daily_report_hour = 0;
+    })
+    .await;
+    let now = Utc::now();
+    let yesterday = (now - TimeDelta::days(1)).format("%Y-%m-%d");
+    s.store()
+        .set_cursor(
+            ulias_bot::telegram::SUMMARY_CURSOR,
+            &yesterday.to_string(),
+            now,
+        )
+        .await
+        .unwrap();
+
+    s.message_containing(CEO, "📊 Ulias summary").await;
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let summaries =
+        s.tg.sent_texts(CEO)
+            .iter()
+            .filter(|t| t.contains("📊 Ulias summary"))
+            .count();
+    assert_eq!(summaries, 1, "once a day, not once a loop");
+    let today = now.format("%Y-%m-%d").to_string();
+    assert_eq!(
+        s.store()
+            .cursor(ulias_bot::telegram::SUMMARY_CURSOR)
+            .await
+            .unwrap(),
+        Some(today)
+    );
+    s.stop().await;
+}

@@ -39,6 +39,7 @@ use ulias_core::settings::{Settings, UpdateMode};
 use ulias_core::store::Store;
 
 pub use self::handlers::handler_tree;
+pub use self::notify::SUMMARY_CURSOR;
 pub use self::roles::{Role, Roles};
 pub use self::storage::StoreStorage;
 use crate::i18n::Texts;

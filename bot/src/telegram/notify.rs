@@ -254,8 +254,8 @@ async fn progress_text(
     Ok(format!("{head}\n{state}"))
 }
 
-/// The cursor that records the last day the summary was sent.
-const SUMMARY_CURSOR: &str = "daily_summary";
+/// The cursor that records the last day (UTC, `%Y-%m-%d`) the summary was sent.
+pub const SUMMARY_CURSOR: &str = "daily_summary";
 
 /// Sends the day's summary once, at `engine.daily_report_hour` (UTC), to
 /// the CEO's chat (text and chart) and by ntfy (text).

@@ -98,6 +98,19 @@ impl Surface {
         settings.engine.notify_seconds = 1;
         settings.engine.log_batch_seconds = 1;
         customise(&mut settings);
+        // The daily summary goes out once a day from engine.daily_report_hour
+        // (UTC): today's is marked sent, or every test run in the evening
+        // would see an extra message in the CEO's chat.
+        let now = chrono::Utc::now();
+        db.migrated()
+            .await
+            .set_cursor(
+                telegram::SUMMARY_CURSOR,
+                &now.format("%Y-%m-%d").to_string(),
+                now,
+            )
+            .await
+            .unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let process = tokio::spawn(telegram::run(settings, async {
             let _ = stopped.await;
