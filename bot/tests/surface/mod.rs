@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use ulias_bot::telegram;
+use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::settings::{Locale, Settings, ToolProtocol};
 use ulias_core::store::Store;
 use ulias_tests::db::TestDb;
@@ -101,7 +102,7 @@ impl Surface {
         // The daily summary goes out once a day from engine.daily_report_hour
         // (UTC): today's is marked sent, or every test run in the evening
         // would see an extra message in the CEO's chat.
-        let now = chrono::Utc::now();
+        let now = SystemClock.now();
         db.migrated()
             .await
             .set_cursor(
