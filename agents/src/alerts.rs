@@ -72,6 +72,7 @@ pub const ALERT_KEYS: &[&str] = &[
     keys::TASK_FAILED,
     keys::FROM_AGENT,
     keys::X_MENTION,
+    keys::PROPOSAL_AUTOMATIC,
 ];
 
 /// The alert keys, with the values each one carries.
@@ -96,6 +97,8 @@ pub mod keys {
     pub const FROM_AGENT: &str = "alert-from-agent";
     /// `account`, `text`.
     pub const X_MENTION: &str = "alert-x-mention";
+    /// `proposer`, `id` (the objective), `title`, `rate` (percent accepted).
+    pub const PROPOSAL_AUTOMATIC: &str = "alert-proposal-automatic";
 }
 
 /// Sends alerts to people.

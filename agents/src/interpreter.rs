@@ -3,11 +3,11 @@
 
 use chrono::TimeDelta;
 use serde_json::json;
-use ulias_core::domain::{NewObjective, NewTask, Objective, Priority, Team};
+use ulias_core::domain::{NewObjective, NewTask, Objective, ObjectiveId, Priority, Team};
 
 use crate::director::PlanningError;
 use crate::runner::{RunError, RunMode, Runner};
-use crate::schemas::Interpretation;
+use crate::schemas::{Interpretation, Relation};
 
 /// The Interpreter agent's name.
 pub const INTERPRETER: &str = "interpreter";
@@ -23,26 +23,84 @@ pub enum Interpreted {
     Objective(Objective, Interpretation),
     /// Too short and unsure: ask which of these was meant.
     Ask(Interpretation),
+    /// A question the continued objective's result answers: no agent runs.
+    Answer(String, Interpretation),
+    /// The continued objective was understood wrong: this is what was meant.
+    Correction(Interpretation),
+}
+
+/// The objective a message may continue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Continuing {
+    pub objective: ObjectiveId,
+    /// The CEO replied to its message (else it was answered a moment ago).
+    pub replied: bool,
+}
+
+/// What a reading becomes, given the objective the message may continue:
+/// the Interpreter's `relation` decides; a reply it leaves unqualified
+/// continues the objective it replies to.
+pub fn intent_of(
+    reading: &Interpretation,
+    message: &str,
+    continuing: Option<Continuing>,
+) -> Intent {
+    let answer = reading.answer.as_deref().map(str::trim).filter(|a| !a.is_empty());
+    match (continuing, reading.relation, answer) {
+        (Some(_), Some(Relation::Question), Some(answer)) => Intent::Answer(answer.to_owned()),
+        (Some(c), Some(Relation::Correction), _) => Intent::Correct(c.objective),
+        (Some(c), Some(Relation::FollowUp | Relation::Question), _) => {
+            Intent::Objective(Some(c.objective))
+        }
+        (Some(c), None, _) if c.replied => Intent::Objective(Some(c.objective)),
+        _ if message.split_whitespace().count() < SHORT_MESSAGE_WORDS
+            && reading.confidence < ASK_BELOW =>
+        {
+            Intent::Ask
+        }
+        _ => Intent::Objective(None),
+    }
+}
+
+/// What to do with a reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Intent {
+    /// Create an objective (following up the given one).
+    Objective(Option<ObjectiveId>),
+    /// Ask which meaning was meant.
+    Ask,
+    /// Reply with this answer.
+    Answer(String),
+    /// Correct this objective.
+    Correct(ObjectiveId),
 }
 
 /// Runs the Interpreter on `message` as `worker`; `context` (the CEO's
-/// profile, the last interactions) goes with it. A confident reading, or a
-/// long message, becomes a pending objective; a short unsure one, a question.
+/// profile, the last interactions, the objective it may continue) goes
+/// with it. See [`intent_of`] for what the reading becomes; an objective is
+/// stored pending (linked to the one it follows up).
 pub async fn interpret(
     runner: &Runner,
     message: &str,
     context: serde_json::Value,
     worker: &str,
+    continuing: Option<Continuing>,
 ) -> Result<Interpreted, PlanningError> {
     let reading = read(runner, message, context, worker).await?;
-    if message.split_whitespace().count() < SHORT_MESSAGE_WORDS && reading.confidence < ASK_BELOW {
-        return Ok(Interpreted::Ask(reading));
-    }
-    let objective = runner
-        .store
-        .create_objective(&objective_of(&reading), runner.clock.now())
-        .await?;
-    Ok(Interpreted::Objective(objective, reading))
+    Ok(match intent_of(&reading, message, continuing) {
+        Intent::Ask => Interpreted::Ask(reading),
+        Intent::Answer(answer) => Interpreted::Answer(answer, reading),
+        Intent::Correct(_) => Interpreted::Correction(reading),
+        Intent::Objective(parent) => {
+            let mut new = objective_of(&reading);
+            new.parent = parent;
+            let objective = runner
+                .store
+                .create_objective(&new, runner.clock.now())
+                .await?;
+            Interpreted::Objective(objective, reading)
+        }
+    })
 }
 
 /// The Interpreter's reading of `message`, and nothing more (a correction

@@ -23,6 +23,8 @@
 //! - [`alerts`], [`untrusted`], [`tokens`]: small shared pieces.
 
 pub mod alerts;
+pub mod answer;
+pub mod ceo_intel;
 pub mod director;
 pub mod engine;
 pub mod interpreter;

@@ -171,7 +171,9 @@ impl Rehearsal {
         let worker = &self.engine.config.worker;
         let now = self.clock.now();
         say(now, format!("ceo        \"{text}\""));
-        match interpret(runner, text, serde_json::Value::Null, worker).await? {
+        match interpret(runner, text, serde_json::Value::Null, worker, None).await? {
+            // Nothing to continue in the simulation: no answer, no correction.
+            Interpreted::Answer(..) | Interpreted::Correction(_) => {}
             Interpreted::Ask(reading) => {
                 say(
                     now,

@@ -173,6 +173,68 @@ pub const KEYS: &[&str] = &[
     "validation-toggled",
     "validation-state-on",
     "validation-state-off",
+    "alert-proposal-automatic-title",
+    "alert-proposal-automatic-body",
+    "answer-completed",
+    "answer-failed",
+    "answer-cancelled",
+    "answer-reason",
+    "answer-reason-stopped",
+    "answer-nothing",
+    "answer-follow-up",
+    "button-details",
+    "button-redo",
+    "button-follow-up",
+    "details-title",
+    "details-line",
+    "details-total",
+    "proposal-header",
+    "proposal-accepted",
+    "proposal-declined",
+    "proposal-later",
+    "button-accept",
+    "button-decline",
+    "button-later",
+    "profile-empty",
+    "profile-title",
+    "profile-line",
+    "profile-forgotten",
+    "profile-kind-vocabulary",
+    "profile-kind-preference",
+    "profile-kind-pattern",
+    "profile-kind-habit",
+    "profile-kind-style",
+    "profile-kind-priority",
+    "button-forget",
+    "cmd-stats",
+    "cmd-profile",
+    "stats-title",
+    "stats-autonomy",
+    "stats-generated",
+    "stats-interventions",
+    "stats-caught",
+    "stats-accuracy",
+    "stats-anticipated",
+    "stats-proposer",
+    "stats-proposals",
+    "stats-more",
+    "stats-percent",
+    "stats-help-title",
+    "stats-help-autonomy",
+    "stats-help-generated",
+    "stats-help-interventions",
+    "stats-help-caught",
+    "stats-help-accuracy",
+    "stats-help-anticipated",
+    "stats-help-proposals",
+    "weekly-title",
+    "weekly-autonomy",
+    "weekly-generated",
+    "weekly-interventions",
+    "weekly-caught",
+    "weekly-accuracy",
+    "weekly-anticipated",
+    "weekly-chart",
 ];
 
 /// The texts of one language.
@@ -197,6 +259,17 @@ impl Texts {
     /// The text `key`, without arguments.
     pub fn get(&self, key: &str) -> String {
         LOCALES.lookup(&self.language, key)
+    }
+
+    /// `value` with `places` decimals, written as the language writes
+    /// numbers (a decimal comma in French).
+    pub fn decimal(&self, value: f64, places: usize) -> String {
+        let text = format!("{value:.places$}");
+        if self.language == fluent_templates::langid!("fr") {
+            text.replace('.', ",")
+        } else {
+            text
+        }
     }
 
     /// The text `key` with its arguments.

@@ -23,5 +23,6 @@ pub mod logging;
 pub mod ntfy;
 pub mod report;
 pub mod site;
+pub mod stats;
 pub mod telegram;
 pub mod x;

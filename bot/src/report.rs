@@ -141,15 +141,38 @@ impl Summary {
             bars(&bottom, &done, &GREEN)?;
             root.present().map_err(chart_error)?;
         }
-        let mut png = Vec::new();
-        let mut encoder = png::Encoder::new(&mut png, width, height);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(chart_error)?;
-        writer.write_image_data(&pixels).map_err(chart_error)?;
-        writer.finish().map_err(chart_error)?;
-        Ok(png)
+        encode_png(&pixels, width, height)
     }
+}
+
+/// Two stacked bar charts (one bar per value, each scaled to its largest),
+/// as a PNG.
+pub(crate) fn two_bar_charts(
+    upper: &[f64],
+    lower: &[f64],
+) -> Result<Vec<u8>, ReportError> {
+    let (width, height) = CHART_SIZE;
+    let mut pixels = vec![0u8; (width * height * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(chart_error)?;
+        let (top, bottom) = root.split_vertically(height / 2);
+        bars(&top, upper, &GREEN)?;
+        bars(&bottom, lower, &RED)?;
+        root.present().map_err(chart_error)?;
+    }
+    encode_png(&pixels, width, height)
+}
+
+fn encode_png(pixels: &[u8], width: u32, height: u32) -> Result<Vec<u8>, ReportError> {
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(chart_error)?;
+    writer.write_image_data(pixels).map_err(chart_error)?;
+    writer.finish().map_err(chart_error)?;
+    Ok(png)
 }
 
 /// One bar per value, scaled to the largest.

@@ -12,17 +12,20 @@ use ulias_core::store::{ObjectiveUpdate, StoreError};
 
 use super::Engine;
 use super::actions::scope_of;
+use super::effects::CONNECTOR;
+use crate::answer::{Answer, answer_of, failures_of};
 use crate::alerts::{Alert, AlertLevel, keys};
 
 /// The agent that draws lessons from finished objectives.
 pub const LEARNER: &str = "learner";
 
-/// The Learner's tasks come after the day's work.
-const LEARNER_PRIORITY: i64 = 3;
+/// The Learner's and the Connector's tasks come after the day's work.
+const FOLLOWER_PRIORITY: i64 = 3;
 
 impl Engine {
     /// Called once a task reached a final status.
     pub(crate) async fn after_finish(&self, task: &Task) -> Result<(), StoreError> {
+        self.apply_output(task).await?;
         if let Some(objective) = task.objective_id {
             self.close_objective_if_done(objective).await?;
         }
@@ -50,15 +53,27 @@ impl Engine {
         if !progress.is_finished() || objective.status != ObjectiveStatus::InProgress {
             return Ok(());
         }
+        let tasks = store.tasks_of_objective(id).await?;
         let (status, update) = if progress.failed == 0 {
-            (ObjectiveStatus::Completed, ObjectiveUpdate::default())
+            let answer = answer_of(&tasks);
+            (
+                ObjectiveStatus::Completed,
+                ObjectiveUpdate {
+                    result: serde_json::to_value(answer).ok(),
+                    ..Default::default()
+                },
+            )
         } else {
             let error = format!("{} of {} tasks failed", progress.failed, progress.total);
+            let answer = Answer {
+                lines: failures_of(&tasks),
+                ..Answer::default()
+            };
             (
                 ObjectiveStatus::Failed,
                 ObjectiveUpdate {
+                    result: serde_json::to_value(answer).ok(),
                     error: Some(error),
-                    ..Default::default()
                 },
             )
         };
@@ -77,41 +92,46 @@ impl Engine {
             )
             .await;
         }
-        self.queue_learner(&objective.title, id, status).await
-    }
-
-    /// The Learner hook: one task to draw the lessons of a finished
-    /// objective (its own tasks belong to no objective, so it never loops).
-    async fn queue_learner(
-        &self,
-        title: &str,
-        id: ObjectiveId,
-        status: ObjectiveStatus,
-    ) -> Result<(), StoreError> {
-        let Some(spec) = self.runner.catalogue.get(LEARNER) else {
-            return Ok(());
-        };
-        let store = &self.runner.store;
-        let now = self.runner.clock.now();
-        let tasks: Vec<_> = store
-            .tasks_of_objective(id)
-            .await?
-            .into_iter()
+        let summary: Vec<_> = tasks
+            .iter()
             .map(|t| {
-                json!({"task": t.id, "agent": t.agent, "title": t.title, "status": t.status,
-                            "attempts": t.attempts, "confidence": t.confidence, "error": t.error})
+                json!({"task": t.id, "agent": t.agent, "team": t.team, "title": t.title,
+                       "status": t.status, "attempts": t.attempts, "confidence": t.confidence,
+                       "error": t.error, "result": t.result})
             })
             .collect();
-        let mut task = NewTask::new(
-            spec.name.clone(),
-            spec.team,
-            format!("Lessons from objective #{id}: {title}"),
-            now + TimeDelta::minutes(1),
-        );
-        task.kind = Some("lessons".to_owned());
-        task.priority = Priority::new(LEARNER_PRIORITY).unwrap_or_default();
-        task.input = json!({"objective": id, "title": title, "status": status, "tasks": tasks});
-        store.create_task(&task, now).await?;
+        let input = json!({"objective": id, "title": objective.title, "team": objective.team,
+                           "status": status, "tasks": summary});
+        self.queue_after(LEARNER, "lessons", format!("Lessons from objective #{id}: {}", objective.title), &input)
+            .await?;
+        // The Connector looks for what this work means to the other teams
+        // (an operation's steps are the playbook's business, not its).
+        if objective.source != ObjectiveSource::Playbook {
+            self.queue_after(CONNECTOR, "connections", format!("Follow-ups of objective #{id}: {}", objective.title), &input)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// One task for `agent` about a finished objective, a minute later and
+    /// after the day's work (its own tasks belong to no objective, so this
+    /// never loops).
+    async fn queue_after(
+        &self,
+        agent: &str,
+        kind: &str,
+        title: String,
+        input: &serde_json::Value,
+    ) -> Result<(), StoreError> {
+        let Some(spec) = self.runner.catalogue.get(agent) else {
+            return Ok(());
+        };
+        let now = self.runner.clock.now();
+        let mut task = NewTask::new(spec.name.clone(), spec.team, title, now + TimeDelta::minutes(1));
+        task.kind = Some(kind.to_owned());
+        task.priority = Priority::new(FOLLOWER_PRIORITY).unwrap_or_default();
+        task.input = input.clone();
+        self.runner.store.create_task(&task, now).await?;
         Ok(())
     }
 

@@ -14,6 +14,7 @@
 //! is told and the Learner gets a task to extract the lessons.
 
 mod actions;
+mod effects;
 mod finish;
 mod gate;
 mod incident;
@@ -29,7 +30,9 @@ use crate::alerts::Alert;
 use crate::pipelines;
 use crate::runner::Runner;
 
+pub use self::effects::{CONNECTOR, ProposalPolicy};
 pub use self::gate::DOUBT_OPTIONS;
+pub use self::incident::SIMPLIFIER;
 
 /// How a worker runs tasks.
 #[derive(Debug, Clone)]
@@ -44,6 +47,8 @@ pub struct EngineConfig {
     pub decision_timeout: TimeDelta,
     /// A validation pending longer than this is flagged to the team.
     pub validation_reminder: TimeDelta,
+    /// When the organisation's proposals may become objectives unasked.
+    pub proposals: ProposalPolicy,
 }
 
 impl Default for EngineConfig {
@@ -54,6 +59,7 @@ impl Default for EngineConfig {
             confidence_threshold: 0.7,
             decision_timeout: TimeDelta::hours(24),
             validation_reminder: TimeDelta::hours(2),
+            proposals: ProposalPolicy::default(),
         }
     }
 }
@@ -122,6 +128,7 @@ impl Engine {
                 Settled::OperationStopped => report.stopped += 1,
             }
         }
+        self.measure_finished_tasks().await?;
         Ok(report)
     }
 

@@ -61,6 +61,27 @@ pub struct Interpretation {
     pub guesses: Vec<String>,
     #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: Confidence,
+    /// Only when the context has `continues`: how the message relates to
+    /// that objective.
+    #[serde(default)]
+    pub relation: Option<Relation>,
+    /// For a `question`: the answer, from that objective's result only.
+    #[serde(default)]
+    pub answer: Option<String>,
+}
+
+/// How a message relates to the objective it may continue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Relation {
+    /// Something else entirely: a new objective.
+    New,
+    /// More of the same work on something else ("et pour la vm 104 ?").
+    FollowUp,
+    /// It was understood wrong: this is what was meant.
+    Correction,
+    /// A question its result already answers.
+    Question,
 }
 
 /// A general report.
@@ -205,6 +226,9 @@ pub struct CeoSummary {
     /// 3 or 4 plain lines.
     #[schemars(length(min = 3, max = 4))]
     pub lines: Vec<String>,
+    /// What is left to do, as a short imperative objective title, if anything.
+    #[serde(default)]
+    pub follow_up: Option<String>,
     #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: Confidence,
 }
@@ -228,6 +252,19 @@ pub struct ProfileEntry {
     pub value: Value,
     #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: f64,
+    /// confirmed (the messages use it this way) or corrected (the CEO
+    /// corrected a reading that relied on it).
+    #[serde(default)]
+    pub observed: Observed,
+}
+
+/// What the Profiler saw about an entry.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Observed {
+    #[default]
+    Confirmed,
+    Corrected,
 }
 
 /// The Scanner's report on a token.

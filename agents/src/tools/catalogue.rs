@@ -63,7 +63,6 @@ const DECLARED: &[(&str, Effect, &str)] = &[
     ("read_config", READ, "Read a service's configuration."),
     ("fail2ban", DESTRUCTIVE, "Ban or unban an address."),
     ("web_search", READ, "Search the web."),
-    ("all_metrics", READ, "Read the organisation's metrics."),
     ("agent_metrics", READ, "Read an agent's metrics."),
     (
         "ab_test",
@@ -72,9 +71,6 @@ const DECLARED: &[(&str, Effect, &str)] = &[
     ),
     ("all_tasks", READ, "List recent tasks and their results."),
     ("cross_reference", READ, "Find related work across teams."),
-    ("user_patterns", READ, "Read the CEO's profile."),
-    ("user_history", READ, "Read the CEO's recent messages."),
-    ("all_objectives", READ, "List objectives and their status."),
     ("scheduler", WRITE, "Schedule an objective for later."),
     ("calendar", READ, "Read the CEO's calendar."),
     ("template", READ, "Fill a report template."),

@@ -6,6 +6,7 @@
 
 mod alert;
 mod catalogue;
+mod ceo;
 mod files;
 mod memory;
 
@@ -25,6 +26,7 @@ use crate::alerts::SharedAlerter;
 use crate::model::SharedModelClient;
 
 pub use alert::AlertTool;
+pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
 pub use files::{ReadFile, WriteFile, section_owner};
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
 
@@ -187,6 +189,10 @@ impl ToolRegistry {
             Arc::new(Typed::new(MemoryStore)),
             Arc::new(Typed::new(MemorySearch)),
             Arc::new(Typed::new(AlertTool)),
+            Arc::new(Typed::new(UserHistory)),
+            Arc::new(Typed::new(UserPatterns)),
+            Arc::new(Typed::new(AllObjectives)),
+            Arc::new(Typed::new(AllMetrics)),
         ];
         let mut registry = Self {
             built: BTreeMap::new(),

@@ -39,9 +39,10 @@ pub async fn run(
         .unwrap_or_else(|| format!("worker-{}", std::process::id()));
     let engine = Engine {
         runner,
+        // The same thresholds and proposal policy as `ulias run`.
         config: EngineConfig {
             worker: worker.clone(),
-            ..EngineConfig::default()
+            ..crate::telegram::engine_config(settings)
         },
     };
     tracing::info!(%worker, interval = args.interval, "worker started");

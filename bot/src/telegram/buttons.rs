@@ -21,6 +21,39 @@ pub enum Button {
     Unban(i64),
     /// Send an interrupted or failed publication again.
     Resend(i64),
+    /// An answered objective's tasks, results and costs.
+    Details(i64),
+    /// Run an answered objective again.
+    Redo(i64),
+    /// Start the follow-up an objective's result names.
+    FollowUp(i64),
+    /// The CEO's answer to a proposal.
+    Proposal {
+        proposal: i64,
+        choice: ProposalChoice,
+    },
+    /// Forget a profile entry.
+    Forget(i64),
+}
+
+/// What the CEO does with a proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProposalChoice {
+    Accept,
+    Decline,
+    Later,
+}
+
+impl ProposalChoice {
+    const ALL: [Self; 3] = [Self::Accept, Self::Decline, Self::Later];
+
+    fn index(self) -> usize {
+        match self {
+            Self::Accept => 0,
+            Self::Decline => 1,
+            Self::Later => 2,
+        }
+    }
 }
 
 impl Button {
@@ -36,6 +69,11 @@ impl Button {
             } => format!("g:{interaction}:{option}"),
             Self::Unban(sample) => format!("ub:{sample}"),
             Self::Resend(publication) => format!("rs:{publication}"),
+            Self::Details(objective) => format!("od:{objective}"),
+            Self::Redo(objective) => format!("or:{objective}"),
+            Self::FollowUp(objective) => format!("of:{objective}"),
+            Self::Proposal { proposal, choice } => format!("p:{proposal}:{}", choice.index()),
+            Self::Forget(entry) => format!("pf:{entry}"),
         }
     }
 }
@@ -53,6 +91,14 @@ impl FromStr for Button {
             ("vr", None) => Self::Reject(id),
             ("ub", None) => Self::Unban(id),
             ("rs", None) => Self::Resend(id),
+            ("od", None) => Self::Details(id),
+            ("or", None) => Self::Redo(id),
+            ("of", None) => Self::FollowUp(id),
+            ("pf", None) => Self::Forget(id),
+            ("p", Some(Ok(choice))) => Self::Proposal {
+                proposal: id,
+                choice: *ProposalChoice::ALL.get(choice).ok_or(())?,
+            },
             ("d", Some(Ok(option))) => Self::Decide {
                 decision: id,
                 option,
@@ -89,6 +135,14 @@ mod tests {
                 interaction: i64::MAX,
                 option: 1,
             },
+            Button::Details(i64::MAX),
+            Button::Redo(i64::MAX),
+            Button::FollowUp(i64::MAX),
+            Button::Forget(i64::MAX),
+            Button::Proposal {
+                proposal: i64::MAX,
+                choice: ProposalChoice::Later,
+            },
         ] {
             let data = button.data();
             assert!(data.len() <= 64, "{data}");
@@ -97,5 +151,6 @@ mod tests {
         assert!("va:x".parse::<Button>().is_err());
         assert!("d:1".parse::<Button>().is_err());
         assert!("va:1:2".parse::<Button>().is_err());
+        assert!("p:1:3".parse::<Button>().is_err(), "no fourth choice");
     }
 }

@@ -28,12 +28,14 @@ pub enum Command {
     Log(String),
     Report,
     Validation(String),
+    Stats(String),
+    Profile,
     Help,
     Start,
 }
 
 /// The commands as the menu shows them, with their description key.
-const MENU: [(&str, &str); 12] = [
+const MENU: [(&str, &str); 14] = [
     ("status", "cmd-status"),
     ("objectives", "cmd-objectives"),
     ("decisions", "cmd-decisions"),
@@ -45,6 +47,8 @@ const MENU: [(&str, &str); 12] = [
     ("log", "cmd-log"),
     ("report", "cmd-report"),
     ("validation", "cmd-validation"),
+    ("stats", "cmd-stats"),
+    ("profile", "cmd-profile"),
     ("help", "cmd-help"),
 ];
 
@@ -70,6 +74,9 @@ pub async fn register(app: &App) {
 pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult {
     let text = match Command::parse(&incoming.text, &app.username) {
         Ok(Command::Report) => return super::notify::send_summary(app, incoming.chat_id).await,
+        Ok(Command::Profile) if role == Role::Ceo => {
+            return super::profile::show(app, incoming.chat_id).await;
+        }
         Ok(command) if allowed(&command, role) => {
             if let Command::Validation(args) = &command {
                 audit_setting(app, incoming, args).await?;
@@ -88,7 +95,9 @@ pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult
 /// The team may look; only the CEO may change course.
 fn allowed(command: &Command, role: Role) -> bool {
     match command {
-        Command::Pause | Command::Resume | Command::Stop(_) => role == Role::Ceo,
+        Command::Pause | Command::Resume | Command::Stop(_) | Command::Profile => {
+            role == Role::Ceo
+        }
         _ => role != Role::Stranger,
     }
 }
@@ -184,6 +193,12 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
         },
         Command::Report => super::notify::summary_text(app).await?,
         Command::Validation(args) => toggle_validation(app, &args).await?,
+        Command::Stats(args) => match args.trim() {
+            "help" | "aide" => crate::stats::help(t),
+            _ => crate::stats::Stats::at(store, now).await?.render(t),
+        },
+        // Shown with its buttons before this point; reached by no one else.
+        Command::Profile => t.get("not-allowed"),
         Command::Help | Command::Start => {
             let mut lines = vec![t.get("help-title")];
             lines.extend(

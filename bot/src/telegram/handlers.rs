@@ -12,7 +12,8 @@ use ulias_core::store::{ActorRole, AuditEntry};
 use super::buttons::Button;
 use super::edge::{Incoming, Press};
 use super::{
-    App, ChatDialogue, ChatState, Role, StoreStorage, ceo, commands, groups, outbox, previews,
+    App, ChatDialogue, ChatState, Role, StoreStorage, answers, ceo, commands, groups, outbox,
+    previews, profile, proposals,
 };
 
 /// What a handler may fail with (logged by the dispatcher).
@@ -46,6 +47,9 @@ async fn on_message(
     let role = app.roles.of(incoming.user_id);
     if incoming.private && role == Role::Stranger {
         return refuse_stranger(&app, &incoming).await;
+    }
+    if incoming.private && role == Role::Ceo {
+        answers::ceo_seen(&app).await?;
     }
     let dialogue = ChatDialogue::new(storage, ChatId(incoming.chat_id));
     if let Some(ChatState::AwaitingRejectionReason { validation, prompt }) = dialogue.get().await?
@@ -116,7 +120,13 @@ async fn on_button(
         Button::Approve(_) | Button::Reject(_) | Button::Unban(_) | Button::Resend(_) => {
             app.roles.may_review(press.user_id)
         }
-        Button::Decide { .. } | Button::Guess { .. } => app.roles.may_decide(press.user_id),
+        Button::Decide { .. }
+        | Button::Guess { .. }
+        | Button::Details(_)
+        | Button::Redo(_)
+        | Button::FollowUp(_)
+        | Button::Proposal { .. }
+        | Button::Forget(_) => app.roles.may_decide(press.user_id),
     };
     if !allowed {
         app.store
@@ -151,6 +161,13 @@ async fn on_button(
         } => ceo::on_guess(&app, &press, interaction, option).await?,
         Button::Unban(sample) => groups::unban(&app, sample).await?,
         Button::Resend(publication) => outbox::resend(&app, publication).await?,
+        Button::Details(objective) => answers::details(&app, &press, objective).await?,
+        Button::Redo(objective) => answers::redo(&app, &press, objective).await?,
+        Button::FollowUp(objective) => answers::follow_up(&app, &press, objective).await?,
+        Button::Proposal { proposal, choice } => {
+            proposals::answer(&app, &press, proposal, choice).await?
+        }
+        Button::Forget(entry) => profile::forget(&app, &press, entry).await?,
     };
     let mut reply = app.bot.answer_callback_query(query.id.clone());
     if let Some(text) = answer {

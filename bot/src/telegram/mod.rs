@@ -6,6 +6,7 @@
 //! people.
 
 pub(crate) mod alerter;
+mod answers;
 mod buttons;
 mod ceo;
 mod commands;
@@ -16,6 +17,8 @@ mod log_channel;
 mod notify;
 mod outbox;
 mod previews;
+mod profile;
+mod proposals;
 mod roles;
 mod storage;
 
@@ -31,7 +34,7 @@ use teloxide::adaptors::throttle::Limits;
 use teloxide::dispatching::dialogue::Dialogue;
 use teloxide::prelude::*;
 use teloxide::update_listeners::Polling;
-use ulias_agents::engine::{Engine, EngineConfig};
+use ulias_agents::engine::{Engine, EngineConfig, ProposalPolicy};
 use ulias_agents::pools::Pools;
 use ulias_agents::scheduler::Scheduler;
 use ulias_core::clock::{SharedClock, SystemClock};
@@ -39,7 +42,7 @@ use ulias_core::settings::{Settings, UpdateMode};
 use ulias_core::store::Store;
 
 pub use self::handlers::handler_tree;
-pub use self::notify::SUMMARY_CURSOR;
+pub use self::notify::{SUMMARY_CURSOR, WEEKLY_CURSOR};
 pub use self::roles::{Role, Roles};
 pub use self::storage::StoreStorage;
 use crate::i18n::Texts;
@@ -241,6 +244,11 @@ pub fn engine_config(settings: &Settings) -> EngineConfig {
         decision_timeout: chrono::TimeDelta::hours(i64::from(
             settings.engine.decision_timeout_hours,
         )),
+        proposals: ProposalPolicy {
+            supervised_days: settings.ceo.proposals_supervised_days,
+            autonomy_rate: settings.ceo.proposals_autonomy_rate,
+            min_answered: settings.ceo.proposals_autonomy_min_answered,
+        },
         ..EngineConfig::default()
     }
 }

@@ -33,6 +33,9 @@ pub async fn run(app: Arc<App>) {
         every.tick().await;
         for (what, result) in [
             ("daily summary", daily_summary(&app).await),
+            ("weekly summary", weekly_summary(&app).await),
+            ("answers", super::answers::send_answers(&app).await),
+            ("proposals", super::proposals::show(&app).await),
             ("validations", validations(&app).await),
             ("decisions", decisions(&app).await),
             ("timed-out decisions", timed_out(&app).await),
@@ -273,6 +276,44 @@ async fn daily_summary(app: &App) -> HandlerResult {
     };
     send_summary(app, chat).await?;
     app.store.set_cursor(SUMMARY_CURSOR, &today, now).await?;
+    Ok(())
+}
+
+/// The cursor that records the last week (ISO, `%G-W%V`) the weekly summary was sent.
+pub const WEEKLY_CURSOR: &str = "weekly_summary";
+
+/// Sends the week's figures and chart once, on Sunday from
+/// `ceo.weekly_report_hour` (UTC), to the CEO's chat and by ntfy.
+async fn weekly_summary(app: &App) -> HandlerResult {
+    use chrono::{Datelike, Timelike, Weekday};
+    use teloxide::types::InputFile;
+    let now = app.clock.now();
+    let week = now.format("%G-W%V").to_string();
+    if now.weekday() != Weekday::Sun
+        || now.hour() < app.settings.ceo.weekly_report_hour
+        || app.store.cursor(WEEKLY_CURSOR).await?.as_deref() == Some(week.as_str())
+    {
+        return Ok(());
+    }
+    let Some(chat) = app.roles.ceo_chat else {
+        return Ok(());
+    };
+    let (text, chart) = crate::stats::weekly(&app.store, &app.texts, now).await?;
+    app.bot.send_message(ChatId(chat), clip(&text)).await?;
+    app.bot
+        .send_photo(ChatId(chat), InputFile::memory(chart).file_name("ulias-week.png"))
+        .caption(app.texts.get("weekly-chart"))
+        .await?;
+    app.store.set_cursor(WEEKLY_CURSOR, &week, now).await?;
+    if let Some(ntfy) = &app.ntfy {
+        let title = text.lines().next().unwrap_or_default().to_owned();
+        if let Err(error) = ntfy
+            .publish(&title, &text, ulias_core::domain::Urgency::Low, Vec::new())
+            .await
+        {
+            tracing::warn!(%error, "could not push the weekly summary by ntfy");
+        }
+    }
     Ok(())
 }
 

@@ -78,3 +78,11 @@ mod tests {
         assert!("forty-two".parse::<TaskId>().is_err());
     }
 }
+id_newtype!(
+    /// A proposal's id (an objective the organisation suggests).
+    ProposalId
+);
+id_newtype!(
+    /// A CEO profile entry's id.
+    ProfileEntryId
+);

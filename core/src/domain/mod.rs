@@ -4,6 +4,7 @@
 //! `CHECK` constraints, and a store test checks they agree); every id is a
 //! newtype, so a task id is never passed where a decision id is expected.
 
+mod ceo;
 mod ids;
 mod kinds;
 mod ledger;
@@ -11,7 +12,14 @@ mod records;
 mod status;
 
 pub use crate::text_enum::UnknownVariant;
-pub use ids::{DecisionId, ObjectiveId, OperationId, PublicationId, TaskId, ValidationId};
+pub use ceo::{
+    Acceptance, FIRST_OBSERVATION_CAP, NewProposal, Observation, ProfileEntry, ProfileKind, Proposal,
+    ProposalStatus, next_confidence,
+};
+pub use ids::{
+    DecisionId, ObjectiveId, OperationId, ProfileEntryId, ProposalId, PublicationId, TaskId,
+    ValidationId,
+};
 pub use kinds::{
     AgentName, InvalidAgentName, MessageRole, ObjectiveSource, Pipeline, Priority,
     PublicationTarget, Team, Urgency, ValidationKind,

@@ -22,6 +22,10 @@ pub struct Objective {
     pub source: ObjectiveSource,
     pub team: Option<Team>,
     pub operation_id: Option<OperationId>,
+    /// The objective this one follows up or redoes.
+    pub parent: Option<ObjectiveId>,
+    /// The agent that proposed it, for the organisation's own objectives.
+    pub source_agent: Option<String>,
     pub created_at: DateTime<Utc>,
     pub started_at: Option<DateTime<Utc>>,
     pub completed_at: Option<DateTime<Utc>>,
@@ -38,6 +42,10 @@ pub struct NewObjective {
     pub source: ObjectiveSource,
     pub team: Option<Team>,
     pub operation_id: Option<OperationId>,
+    /// The objective this one follows up or redoes.
+    pub parent: Option<ObjectiveId>,
+    /// The agent that proposed it.
+    pub source_agent: Option<String>,
 }
 
 impl NewObjective {
@@ -50,7 +58,15 @@ impl NewObjective {
             source: ObjectiveSource::Ceo,
             team: None,
             operation_id: None,
+            parent: None,
+            source_agent: None,
         }
+    }
+
+    /// The same, following up (or redoing) `parent`.
+    pub fn following(mut self, parent: ObjectiveId) -> Self {
+        self.parent = Some(parent);
+        self
     }
 }
 

@@ -100,6 +100,8 @@ pub struct Settings {
     pub engine: EngineSettings,
     /// Posting to X.
     pub x: XSettings,
+    /// The conversation with the CEO: answers, follow-ups, profile, proposals.
+    pub ceo: CeoSettings,
 }
 
 impl Default for Settings {
@@ -114,6 +116,7 @@ impl Default for Settings {
             ntfy: NtfySettings::default(),
             engine: EngineSettings::default(),
             x: XSettings::default(),
+            ceo: CeoSettings::default(),
         }
     }
 }
@@ -366,6 +369,45 @@ impl Default for EngineSettings {
             confidence_threshold: 0.7,
             decision_timeout_hours: 24,
             daily_report_hour: 20,
+        }
+    }
+}
+
+/// The conversation with the CEO.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CeoSettings {
+    /// The Profiler runs after this many CEO messages (and once a day).
+    pub profile_every_interactions: u32,
+    /// Minutes after an answer during which a new message may continue its
+    /// objective without replying to it.
+    pub follow_up_window_minutes: u32,
+    /// Minutes without a message from the CEO after which answers also go by ntfy.
+    pub away_after_minutes: u32,
+    /// Days every proposer's proposals wait for the CEO's buttons, whatever their record.
+    pub proposals_supervised_days: u32,
+    /// After the supervised days, a proposer whose acceptance rate (0–1) is at
+    /// least this creates objectives on its own (the CEO is told); above 1 never.
+    pub proposals_autonomy_rate: f64,
+    /// Answered proposals a proposer needs before its rate counts.
+    pub proposals_autonomy_min_answered: u32,
+    /// Hours before a proposal the CEO put off comes back.
+    pub proposals_remind_hours: u32,
+    /// The hour (UTC, 0–23) on Sunday the weekly figures are sent.
+    pub weekly_report_hour: u32,
+}
+
+impl Default for CeoSettings {
+    fn default() -> Self {
+        Self {
+            profile_every_interactions: 5,
+            follow_up_window_minutes: 10,
+            away_after_minutes: 60,
+            proposals_supervised_days: 14,
+            proposals_autonomy_rate: 0.8,
+            proposals_autonomy_min_answered: 10,
+            proposals_remind_hours: 24,
+            weekly_report_hour: 20,
         }
     }
 }

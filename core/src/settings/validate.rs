@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use secrecy::ExposeSecret;
 
 use super::{
-    BudgetSettings, EngineSettings, ModelSettings, NtfySettings, Problem, Settings,
+    BudgetSettings, CeoSettings, EngineSettings, ModelSettings, NtfySettings, Problem, Settings,
     TelegramSettings, Tier, UpdateMode, XSettings,
 };
 
@@ -38,6 +38,7 @@ impl Settings {
         check_models(&self.models, &mut problems);
         check_budgets(&self.budgets, &mut problems);
         check_engine(&self.engine, &mut problems);
+        check_ceo(&self.ceo, &mut problems);
         check_ntfy(&self.ntfy, &mut problems);
         check_x(&self.x, &mut problems);
         problems.0
@@ -233,6 +234,30 @@ fn check_engine(engine: &EngineSettings, problems: &mut Problems) {
         (1..=720).contains(&engine.decision_timeout_hours),
         "engine.decision_timeout_hours",
         "must be 1–720 hours",
+    );
+}
+
+fn check_ceo(ceo: &CeoSettings, problems: &mut Problems) {
+    for (key, value, range) in [
+        ("ceo.profile_every_interactions", ceo.profile_every_interactions, 1..=1000),
+        ("ceo.follow_up_window_minutes", ceo.follow_up_window_minutes, 0..=1440),
+        ("ceo.away_after_minutes", ceo.away_after_minutes, 1..=10080),
+        ("ceo.proposals_supervised_days", ceo.proposals_supervised_days, 0..=365),
+        ("ceo.proposals_autonomy_min_answered", ceo.proposals_autonomy_min_answered, 1..=10000),
+        ("ceo.proposals_remind_hours", ceo.proposals_remind_hours, 1..=720),
+    ] {
+        let (low, high) = (range.start(), range.end());
+        problems.check(range.contains(&value), key, format!("must be {low}–{high}"));
+    }
+    problems.check(
+        ceo.proposals_autonomy_rate.is_finite() && ceo.proposals_autonomy_rate >= 0.0,
+        "ceo.proposals_autonomy_rate",
+        "must be a rate from 0 to 1 (above 1: never autonomous)",
+    );
+    problems.check(
+        ceo.weekly_report_hour < 24,
+        "ceo.weekly_report_hour",
+        "must be an hour from 0 to 23 (UTC)",
     );
 }
 

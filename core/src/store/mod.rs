@@ -7,14 +7,18 @@
 //! task uses `FOR UPDATE SKIP LOCKED` on PostgreSQL). The [`with_pool!`]
 //! macro runs the same code against whichever pool is open.
 
+mod answers;
 mod decisions;
 mod error;
 mod ledger;
 mod lessons;
 mod messages;
+mod metrics;
 mod objectives;
 mod operation_files;
 mod operations;
+mod profile;
+mod proposals;
 mod publications;
 mod report;
 mod schedules;
@@ -36,7 +40,9 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 pub use decisions::TIMEOUT_RESPONDER;
 pub use error::StoreError;
+pub use metrics::Counts;
 pub use objectives::ObjectiveUpdate;
+pub use profile::ProfileObservation;
 pub use operations::Stopped;
 pub use report::{DayFigures, DayPoint};
 pub use schema::MigrationReport;

@@ -12,8 +12,8 @@ use crate::domain::{
 
 macro_rules! objective_columns {
     () => {
-        "id, title, description, priority, status, source, team, operation_id, created_at, \
-         started_at, completed_at, result, error"
+        "id, title, description, priority, status, source, team, operation_id, \
+         parent_objective_id, source_agent, created_at, started_at, completed_at, result, error"
     };
 }
 
@@ -39,6 +39,8 @@ struct ObjectiveRow {
     source: String,
     team: Option<String>,
     operation_id: Option<i64>,
+    parent_objective_id: Option<i64>,
+    source_agent: Option<String>,
     created_at: i64,
     started_at: Option<i64>,
     completed_at: Option<i64>,
@@ -64,6 +66,8 @@ impl TryFrom<ObjectiveRow> for Objective {
                 .map(|team| parse_text("objective team", team))
                 .transpose()?,
             operation_id: row.operation_id.map(OperationId::new),
+            parent: row.parent_objective_id.map(ObjectiveId::new),
+            source_agent: row.source_agent,
             created_at: from_ms(row.created_at)?,
             started_at: from_opt_ms(row.started_at)?,
             completed_at: from_opt_ms(row.completed_at)?,
@@ -92,7 +96,8 @@ impl Store {
         let id: i64 = with_pool!(self, |pool| {
             sqlx::query_scalar(
                 "INSERT INTO objectives (title, description, priority, status, source, team, \
-                 operation_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                 operation_id, parent_objective_id, source_agent, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
             )
             .bind(new.title.as_str())
             .bind(new.description.as_str())
@@ -101,6 +106,8 @@ impl Store {
             .bind(new.source.as_str())
             .bind(new.team.map(|team| team.as_str()))
             .bind(new.operation_id.map(OperationId::get))
+            .bind(new.parent.map(ObjectiveId::get))
+            .bind(new.source_agent.as_deref())
             .bind(to_ms(now))
             .fetch_one(pool)
             .await
@@ -131,6 +138,27 @@ impl Store {
         let rows: Vec<ObjectiveRow> = with_pool!(self, |pool| {
             sqlx::query_as(SELECT_BY_STATUS)
                 .bind(status.as_str())
+                .fetch_all(pool)
+                .await
+        })?;
+        rows.into_iter().map(Objective::try_from).collect()
+    }
+
+    /// Objectives created since `since`, newest first, at most `limit`.
+    pub async fn objectives_since(
+        &self,
+        since: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<Objective>, StoreError> {
+        let sql = concat!(
+            "SELECT ",
+            objective_columns!(),
+            " FROM objectives WHERE created_at >= $1 ORDER BY created_at DESC, id DESC LIMIT $2"
+        );
+        let rows: Vec<ObjectiveRow> = with_pool!(self, |pool| {
+            sqlx::query_as(sql)
+                .bind(to_ms(since))
+                .bind(i64::from(limit))
                 .fetch_all(pool)
                 .await
         })?;

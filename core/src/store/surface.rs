@@ -21,6 +21,8 @@ pub struct Interaction {
     pub confidence: Option<f64>,
     pub objective_id: Option<ObjectiveId>,
     pub feedback: Option<String>,
+    /// The CEO corrected this reading.
+    pub corrected: bool,
     pub created_at: DateTime<Utc>,
 }
 
@@ -86,6 +88,7 @@ struct InteractionRow {
     confidence: Option<f64>,
     objective_id: Option<i64>,
     feedback: Option<String>,
+    corrected: bool,
     created_at: i64,
 }
 
@@ -102,13 +105,14 @@ impl TryFrom<InteractionRow> for Interaction {
             confidence: row.confidence,
             objective_id: row.objective_id.map(ObjectiveId::new),
             feedback: row.feedback,
+            corrected: row.corrected,
             created_at: from_ms(row.created_at)?,
         })
     }
 }
 
 const INTERACTION_COLUMNS: &str = "id, chat_id, message_id, raw_message, interpreted_as, \
-     confidence, objective_id, feedback, created_at";
+     confidence, objective_id, feedback, corrected, created_at";
 
 impl Store {
     /// Records a CEO message and its reading.
