@@ -171,3 +171,34 @@ fn unique_schema_name() -> String {
         NEXT.fetch_add(1, Ordering::Relaxed)
     )
 }
+
+/// Generates, for each named test function `name(&TestDb)` of the calling
+/// file, one test per backend: `sqlite::name` always, `postgres::name` when
+/// [`POSTGRES_URL_VAR`] is set (skipped with a note otherwise).
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),+ $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $name() {
+                    let db = $crate::db::TestDb::sqlite().await;
+                    super::$name(&db).await;
+                }
+            )+
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $name() {
+                    let Some(db) = $crate::db::TestDb::postgres().await else {
+                        eprintln!("skipped: {} is not set", $crate::db::POSTGRES_URL_VAR);
+                        return;
+                    };
+                    super::$name(&db).await;
+                }
+            )+
+        }
+    };
+}
+

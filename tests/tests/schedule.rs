@@ -39,6 +39,9 @@ async fn the_shipped_schedule_holds_seed_003s_table() {
             ("analyst", "0 */6 * * *"),
             ("backup", "30 3 * * *"),
             ("strategist", "0 6 * * *"),
+            // The CEO's loop: the profile daily, the week ahead on Sunday evening.
+            ("profiler", "30 2 * * *"),
+            ("anticipator", "0 21 * * 0"),
             ("learner", "0 23 * * *"),
             ("auditor", "0 4 * * 1"),
             ("optimizer", "0 5 * * 1"),

@@ -10,39 +10,14 @@ use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use serde_json::json;
 use ulias_core::domain::{
     DecisionAnswer, DecisionStatus, NewDecision, NewObjective, NewTask, NewValidation,
-    ObjectiveStatus, Priority, PublicationTarget, Status, Task, TaskId, TaskOutcome, TaskStatus,
+    ObjectiveStatus, Priority, ProfileKind, ProposalStatus, PublicationTarget, Status, Task, TaskId, TaskOutcome, TaskStatus,
     Team, Urgency, ValidationKind, ValidationStatus,
 };
 use ulias_core::money::Usd;
 use ulias_core::store::{ObjectiveUpdate, Store, StoreError};
 use ulias_tests::db::TestDb;
 
-/// Generates, for each named test function, one test per backend.
-macro_rules! on_both_backends {
-    ($($name:ident),+ $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn $name() {
-                    let db = ulias_tests::db::TestDb::sqlite().await;
-                    super::$name(&db).await;
-                }
-            )+
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn $name() {
-                    let Some(db) = ulias_tests::db::TestDb::postgres().await else {
-                        eprintln!("skipped: {} is not set", ulias_tests::db::POSTGRES_URL_VAR);
-                        return;
-                    };
-                    super::$name(&db).await;
-                }
-            )+
-        }
-    };
-}
+use ulias_tests::on_both_backends;
 
 on_both_backends!(
     migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing,
@@ -219,8 +194,24 @@ async fn every_status_the_code_knows_is_accepted_by_the_schema_and_no_other(db: 
             "validation status {status}"
         );
     }
+    for status in ProposalStatus::ALL {
+        let sql = format!(
+            "INSERT INTO proposals (proposer, title, status, created_at) \
+             VALUES ('strategist', 't', '{status}', 0)"
+        );
+        assert_eq!(db.execute(&sql).await.unwrap(), 1, "proposal status {status}");
+    }
+    for kind in ProfileKind::ALL {
+        let sql = format!(
+            "INSERT INTO ceo_profile (profile_type, key, value, created_at, updated_at) \
+             VALUES ('{kind}', 'k', '\"v\"', 0, 0)"
+        );
+        assert_eq!(db.execute(&sql).await.unwrap(), 1, "profile kind {kind}");
+    }
 
     let refused = [
+        "INSERT INTO proposals (proposer, title, status, created_at) \
+         VALUES ('strategist', 't', 'maybe', 0)",
         "INSERT INTO objectives (title, status, created_at) VALUES ('x', 'done', 0)",
         "INSERT INTO tasks (agent, team, title, status, due_at, created_at) \
          VALUES ('coder', 'ops', 'x', 'finished', 0, 0)",

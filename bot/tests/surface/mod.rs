@@ -103,11 +103,20 @@ impl Surface {
         // (UTC): today's is marked sent, or every test run in the evening
         // would see an extra message in the CEO's chat.
         let now = SystemClock.now();
-        db.migrated()
-            .await
+        let store = db.migrated().await;
+        store
             .set_cursor(
                 telegram::SUMMARY_CURSOR,
                 &now.format("%Y-%m-%d").to_string(),
+                now,
+            )
+            .await
+            .unwrap();
+        // Likewise the weekly summary, on Sunday evenings.
+        store
+            .set_cursor(
+                telegram::WEEKLY_CURSOR,
+                &now.format("%G-W%V").to_string(),
                 now,
             )
             .await

@@ -382,7 +382,8 @@ pub struct CeoSettings {
     /// Minutes after an answer during which a new message may continue its
     /// objective without replying to it.
     pub follow_up_window_minutes: u32,
-    /// Minutes without a message from the CEO after which answers also go by ntfy.
+    /// Minutes without a message from the CEO after which answers also go by
+    /// ntfy (0: always).
     pub away_after_minutes: u32,
     /// Days every proposer's proposals wait for the CEO's buttons, whatever their record.
     pub proposals_supervised_days: u32,

@@ -241,7 +241,7 @@ fn check_ceo(ceo: &CeoSettings, problems: &mut Problems) {
     for (key, value, range) in [
         ("ceo.profile_every_interactions", ceo.profile_every_interactions, 1..=1000),
         ("ceo.follow_up_window_minutes", ceo.follow_up_window_minutes, 0..=1440),
-        ("ceo.away_after_minutes", ceo.away_after_minutes, 1..=10080),
+        ("ceo.away_after_minutes", ceo.away_after_minutes, 0..=10080),
         ("ceo.proposals_supervised_days", ceo.proposals_supervised_days, 0..=365),
         ("ceo.proposals_autonomy_min_answered", ceo.proposals_autonomy_min_answered, 1..=10000),
         ("ceo.proposals_remind_hours", ceo.proposals_remind_hours, 1..=720),
