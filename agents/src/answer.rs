@@ -105,7 +105,11 @@ fn render(output: &Value) -> (Vec<String>, Option<String>) {
     }
     if let Some(tests) = parse::<TestReport>(output) {
         let mark = if tests.passed { "✓" } else { "✗" };
-        let head = format!("{mark} {}/{}", tests.total - tests.failed.min(tests.total), tests.total);
+        let head = format!(
+            "{mark} {}/{}",
+            tests.total - tests.failed.min(tests.total),
+            tests.total
+        );
         return (vec![head, tests.summary], None);
     }
     if let Some(review) = parse::<Review>(output) {
@@ -143,7 +147,9 @@ fn generic(output: &Value) -> Vec<String> {
         .filter(|(name, _)| name.as_str() != "confidence")
         .filter_map(|(name, value)| match value {
             Value::String(text) => Some(text.clone()),
-            Value::Array(items) if !items.is_empty() => Some(format!("{name}: {}", Value::Array(items.clone()))),
+            Value::Array(items) if !items.is_empty() => {
+                Some(format!("{name}: {}", Value::Array(items.clone())))
+            }
             Value::Number(_) | Value::Bool(_) => Some(format!("{name}: {value}")),
             _ => None,
         })
@@ -211,8 +217,18 @@ mod tests {
     fn the_simplifiers_lines_are_the_answer_even_when_another_task_ends_later() {
         let tasks = [
             finished(1, "director", 0, json!({"team": "ops"})),
-            finished(2, "backup", 1, json!({"summary": "All good.", "findings": [], "confidence": 0.9})),
-            finished(3, "simplifier", 2, json!({"lines": ["a", "b", "c"], "follow_up": "Planifier le fix", "confidence": 0.9})),
+            finished(
+                2,
+                "backup",
+                1,
+                json!({"summary": "All good.", "findings": [], "confidence": 0.9}),
+            ),
+            finished(
+                3,
+                "simplifier",
+                2,
+                json!({"lines": ["a", "b", "c"], "follow_up": "Planifier le fix", "confidence": 0.9}),
+            ),
             finished(4, "learner", 3, json!({"lessons": [], "confidence": 0.9})),
         ];
         let answer = answer_of(&tasks);
@@ -228,7 +244,10 @@ mod tests {
             {"name": "nginx", "ok": true, "detail": "200"},
             {"name": "api", "ok": false, "detail": "timeout"}], "confidence": 0.8});
         let answer = answer_of(&[finished(1, "analyst", 0, report)]);
-        assert_eq!(answer.lines, ["Two disks are nearly full.", "• sda 91 %", "• sdb 88 %"]);
+        assert_eq!(
+            answer.lines,
+            ["Two disks are nearly full.", "• sda 91 %", "• sdb 88 %"]
+        );
         let answer = answer_of(&[finished(1, "monitor", 0, health)]);
         assert_eq!(answer.lines, ["degraded", "✓ nginx: 200", "✗ api: timeout"]);
     }
@@ -238,6 +257,9 @@ mod tests {
         let mut task = finished(5, "backup", 0, json!({}));
         task.status = TaskStatus::Failed;
         task.error = Some("ssh: connection refused".into());
-        assert_eq!(failures_of(&[task]), ["✗ backup — task 5: ssh: connection refused"]);
+        assert_eq!(
+            failures_of(&[task]),
+            ["✗ backup — task 5: ssh: connection refused"]
+        );
     }
 }

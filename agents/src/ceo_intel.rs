@@ -54,11 +54,15 @@ pub async fn continuation_context(store: &Store, id: ObjectiveId) -> Result<Valu
         .tasks_of_objective(id)
         .await?
         .into_iter()
-        .map(|t| json!({"agent": t.agent, "title": t.title, "status": t.status, "result": t.result}))
+        .map(
+            |t| json!({"agent": t.agent, "title": t.title, "status": t.status, "result": t.result}),
+        )
         .collect();
-    Ok(json!({"objective": id, "title": objective.title, "description": objective.description,
+    Ok(
+        json!({"objective": id, "title": objective.title, "description": objective.description,
               "status": objective.status, "result": answer.lines, "follow_up": answer.follow_up,
-              "error": objective.error, "tasks": tasks}))
+              "error": objective.error, "tasks": tasks}),
+    )
 }
 
 /// Queues a Profiler run on the recent messages (their corrections

@@ -45,7 +45,11 @@ pub fn intent_of(
     message: &str,
     continuing: Option<Continuing>,
 ) -> Intent {
-    let answer = reading.answer.as_deref().map(str::trim).filter(|a| !a.is_empty());
+    let answer = reading
+        .answer
+        .as_deref()
+        .map(str::trim)
+        .filter(|a| !a.is_empty());
     match (continuing, reading.relation, answer) {
         (Some(_), Some(Relation::Question), Some(answer)) => Intent::Answer(answer.to_owned()),
         (Some(c), Some(Relation::Correction), _) => Intent::Correct(c.objective),

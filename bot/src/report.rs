@@ -147,10 +147,7 @@ impl Summary {
 
 /// Two stacked bar charts (one bar per value, each scaled to its largest),
 /// as a PNG.
-pub(crate) fn two_bar_charts(
-    upper: &[f64],
-    lower: &[f64],
-) -> Result<Vec<u8>, ReportError> {
+pub(crate) fn two_bar_charts(upper: &[f64], lower: &[f64]) -> Result<Vec<u8>, ReportError> {
     let (width, height) = CHART_SIZE;
     let mut pixels = vec![0u8; (width * height * 3) as usize];
     {

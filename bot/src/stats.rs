@@ -80,11 +80,21 @@ impl Stats {
             texts.with(key, &[arg("values", values.join(" · "))])
         };
         lines.push(row("stats-autonomy", &|f| percent(texts, f.autonomy)));
-        lines.push(row("stats-generated", &|f| decimal(texts, f.generated_per_day)));
-        lines.push(row("stats-interventions", &|f| decimal(texts, f.interventions_per_day)));
-        lines.push(row("stats-caught", &|f| percent(texts, f.caught_before_impact)));
-        lines.push(row("stats-accuracy", &|f| percent(texts, f.interpretation_accuracy)));
-        lines.push(row("stats-anticipated", &|f| decimal(texts, f.anticipated_per_week)));
+        lines.push(row("stats-generated", &|f| {
+            decimal(texts, f.generated_per_day)
+        }));
+        lines.push(row("stats-interventions", &|f| {
+            decimal(texts, f.interventions_per_day)
+        }));
+        lines.push(row("stats-caught", &|f| {
+            percent(texts, f.caught_before_impact)
+        }));
+        lines.push(row("stats-accuracy", &|f| {
+            percent(texts, f.interpretation_accuracy)
+        }));
+        lines.push(row("stats-anticipated", &|f| {
+            decimal(texts, f.anticipated_per_week)
+        }));
         let records: Vec<String> = self
             .acceptances
             .iter()
@@ -136,21 +146,27 @@ pub async fn weekly(
     let week = Figures::of(&counts, 7.0);
     let text = [
         texts.get("weekly-title"),
-        texts.with("weekly-autonomy", &[arg("value", percent(texts, week.autonomy))]),
-        texts.with("weekly-generated", &[arg("value", decimal(texts, week.generated_per_day))]),
+        texts.with(
+            "weekly-autonomy",
+            &[arg("value", percent(texts, week.autonomy))],
+        ),
+        texts.with(
+            "weekly-generated",
+            &[arg("value", decimal(texts, week.generated_per_day))],
+        ),
         texts.with(
             "weekly-interventions",
             &[arg("value", decimal(texts, week.interventions_per_day))],
         ),
-        texts.with("weekly-caught", &[arg("value", percent(texts, week.caught_before_impact))]),
+        texts.with(
+            "weekly-caught",
+            &[arg("value", percent(texts, week.caught_before_impact))],
+        ),
         texts.with(
             "weekly-accuracy",
             &[arg("value", percent(texts, week.interpretation_accuracy))],
         ),
-        texts.with(
-            "weekly-anticipated",
-            &[arg("value", counts.anticipated)],
-        ),
+        texts.with("weekly-anticipated", &[arg("value", counts.anticipated)]),
     ]
     .join("\n");
     let mut autonomy = Vec::new();
@@ -167,7 +183,10 @@ pub async fn weekly(
 
 fn percent(texts: &Texts, rate: Option<f64>) -> String {
     match rate {
-        Some(rate) => texts.with("stats-percent", &[arg("value", format!("{:.0}", rate * 100.0))]),
+        Some(rate) => texts.with(
+            "stats-percent",
+            &[arg("value", format!("{:.0}", rate * 100.0))],
+        ),
         None => "—".to_owned(),
     }
 }

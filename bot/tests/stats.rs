@@ -30,7 +30,12 @@ async fn finished(store: &Store, agent: &str, hours: i64, ok: bool, intervened: 
     let at = hours_ago(hours);
     let new = NewTask {
         max_attempts: 1,
-        ..NewTask::new(agent.parse().unwrap(), Team::Ops, format!("{agent} work"), at)
+        ..NewTask::new(
+            agent.parse().unwrap(),
+            Team::Ops,
+            format!("{agent} work"),
+            at,
+        )
     };
     let task = store
         .create_claimed_task(&new, "w", at, TimeDelta::hours(1))
@@ -49,12 +54,24 @@ async fn finished(store: &Store, agent: &str, hours: i64, ok: bool, intervened: 
             auto_decision: None,
         };
         let decision = store.create_decision(&decision, at).await.unwrap();
-        let answer = DecisionAnswer { option: 0, by: "alice".into() };
-        store.answer_decision(decision.id, &answer, at).await.unwrap();
+        let answer = DecisionAnswer {
+            option: 0,
+            by: "alice".into(),
+        };
+        store
+            .answer_decision(decision.id, &answer, at)
+            .await
+            .unwrap();
     }
     if ok {
-        let outcome = TaskOutcome { confidence: Some(0.8), ..TaskOutcome::default() };
-        store.complete_task(task.id, "w", &outcome, at).await.unwrap();
+        let outcome = TaskOutcome {
+            confidence: Some(0.8),
+            ..TaskOutcome::default()
+        };
+        store
+            .complete_task(task.id, "w", &outcome, at)
+            .await
+            .unwrap();
     } else {
         store.fail_task(task.id, "w", "boom", at).await.unwrap();
     }
@@ -65,7 +82,10 @@ async fn finished(store: &Store, agent: &str, hours: i64, ok: bool, intervened: 
 async fn generated(store: &Store, source: ObjectiveSource, hours: i64) {
     let mut new = NewObjective::from_ceo("Self-given", "");
     new.source = source;
-    store.create_objective(&new, hours_ago(hours)).await.unwrap();
+    store
+        .create_objective(&new, hours_ago(hours))
+        .await
+        .unwrap();
 }
 
 async fn message(store: &Store, hours: i64, corrected: bool) {
@@ -75,7 +95,10 @@ async fn message(store: &Store, hours: i64, corrected: bool) {
         confidence: Some(0.9),
         ..NewInteraction::default()
     };
-    let id = store.record_interaction(&new, hours_ago(hours)).await.unwrap();
+    let id = store
+        .record_interaction(&new, hours_ago(hours))
+        .await
+        .unwrap();
     if corrected {
         store.mark_interaction_corrected(id).await.unwrap();
     }
@@ -91,8 +114,14 @@ async fn proposal(store: &Store, proposer: &str, to: ProposalStatus, hours: i64)
         priority: Priority::DEFAULT,
         rationale: String::new(),
     };
-    let created = store.create_proposal(&new, None, hours_ago(hours + 1)).await.unwrap();
-    store.decide_proposal(created.id, to, None, hours_ago(hours)).await.unwrap();
+    let created = store
+        .create_proposal(&new, None, hours_ago(hours + 1))
+        .await
+        .unwrap();
+    store
+        .decide_proposal(created.id, to, None, hours_ago(hours))
+        .await
+        .unwrap();
 }
 
 /// A day, a week and a month of work.
@@ -140,7 +169,10 @@ async fn stats_show_the_six_figures_of_a_fixture_database_in_french_and_english(
     assert_eq!(month.autonomy, Some(7.0 / 11.0));
     assert_eq!(day.caught_before_impact, Some(0.5), "1 alarm, 1 failure");
     assert_eq!(week.interpretation_accuracy, Some(0.75));
-    assert_eq!(day.interventions_per_day, 2.0, "one decision, one correction");
+    assert_eq!(
+        day.interventions_per_day, 2.0,
+        "one decision, one correction"
+    );
     insta::assert_snapshot!("stats_fr", stats.render(&Texts::new(Locale::Fr)));
     insta::assert_snapshot!("stats_en", stats.render(&Texts::new(Locale::En)));
     insta::assert_snapshot!("stats_help_en", help(&Texts::new(Locale::En)));
@@ -150,7 +182,9 @@ async fn stats_show_the_six_figures_of_a_fixture_database_in_french_and_english(
 #[tokio::test(flavor = "multi_thread")]
 async fn the_weekly_summary_has_the_weeks_figures_and_a_png_chart() {
     let db = fixture().await;
-    let (text, chart) = weekly(&db.store, &Texts::new(Locale::En), now()).await.unwrap();
+    let (text, chart) = weekly(&db.store, &Texts::new(Locale::En), now())
+        .await
+        .unwrap();
     assert!(text.starts_with("📅 The organisation's week"), "{text}");
     assert!(text.contains("Autonomy rate: 67 %"), "{text}");
     assert!(text.contains("Needs anticipated: 1"), "{text}");

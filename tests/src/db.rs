@@ -201,4 +201,3 @@ macro_rules! on_both_backends {
         }
     };
 }
-

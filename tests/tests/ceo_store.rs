@@ -32,16 +32,38 @@ async fn a_reply_to_the_confirmation_or_to_the_answer_finds_its_objective(db: &T
         .create_objective(&NewObjective::from_ceo("Check the backups", ""), t0())
         .await
         .unwrap();
-    store.set_progress_message(objective.id, 42, 7).await.unwrap();
+    store
+        .set_progress_message(objective.id, 42, 7)
+        .await
+        .unwrap();
     store.record_answer(objective.id, 9, t0()).await.unwrap();
 
-    assert_eq!(store.objective_at_message(42, 7).await.unwrap(), Some(objective.id));
-    assert_eq!(store.objective_at_message(42, 9).await.unwrap(), Some(objective.id));
-    assert_eq!(store.objective_at_message(43, 9).await.unwrap(), None, "another chat");
+    assert_eq!(
+        store.objective_at_message(42, 7).await.unwrap(),
+        Some(objective.id)
+    );
+    assert_eq!(
+        store.objective_at_message(42, 9).await.unwrap(),
+        Some(objective.id)
+    );
+    assert_eq!(
+        store.objective_at_message(43, 9).await.unwrap(),
+        None,
+        "another chat"
+    );
     assert_eq!(store.objective_at_message(42, 8).await.unwrap(), None);
-    let last = store.last_answered_since(t0() - TimeDelta::minutes(1)).await.unwrap();
+    let last = store
+        .last_answered_since(t0() - TimeDelta::minutes(1))
+        .await
+        .unwrap();
     assert_eq!(last.map(|(id, _)| id), Some(objective.id));
-    assert!(store.last_answered_since(t0() + TimeDelta::minutes(1)).await.unwrap().is_none());
+    assert!(
+        store
+            .last_answered_since(t0() + TimeDelta::minutes(1))
+            .await
+            .unwrap()
+            .is_none()
+    );
 }
 
 async fn a_finished_objective_is_answered_once(db: &TestDb) {
@@ -52,9 +74,18 @@ async fn a_finished_objective_is_answered_once(db: &TestDb) {
         .create_objective(&new.clone().following(objective.id), t0())
         .await
         .unwrap();
-    assert_eq!(store.objective(follow_up.id).await.unwrap().parent, Some(objective.id));
-    store.set_progress_message(objective.id, 42, 7).await.unwrap();
-    assert!(store.unanswered_objectives(t0()).await.unwrap().is_empty(), "not finished");
+    assert_eq!(
+        store.objective(follow_up.id).await.unwrap().parent,
+        Some(objective.id)
+    );
+    store
+        .set_progress_message(objective.id, 42, 7)
+        .await
+        .unwrap();
+    assert!(
+        store.unanswered_objectives(t0()).await.unwrap().is_empty(),
+        "not finished"
+    );
     for to in [ObjectiveStatus::InProgress, ObjectiveStatus::Completed] {
         store
             .set_objective_status(objective.id, to, ObjectiveUpdate::default(), t0())
@@ -81,19 +112,38 @@ fn la_prod(observation: Observation) -> ProfileObservation {
 
 async fn profile_confidence_rises_with_confirmations_and_falls_with_a_correction(db: &TestDb) {
     let store = db.migrated().await;
-    let missing = store.observe_profile(&la_prod(Observation::Corrected), t0()).await.unwrap();
+    let missing = store
+        .observe_profile(&la_prod(Observation::Corrected), t0())
+        .await
+        .unwrap();
     assert_eq!(missing, None, "nothing to correct yet");
 
-    let first = store.observe_profile(&la_prod(Observation::Confirmed), t0()).await.unwrap().unwrap();
-    let second = store.observe_profile(&la_prod(Observation::Confirmed), t0()).await.unwrap().unwrap();
-    let corrected = store.observe_profile(&la_prod(Observation::Corrected), t0()).await.unwrap().unwrap();
+    let first = store
+        .observe_profile(&la_prod(Observation::Confirmed), t0())
+        .await
+        .unwrap()
+        .unwrap();
+    let second = store
+        .observe_profile(&la_prod(Observation::Confirmed), t0())
+        .await
+        .unwrap()
+        .unwrap();
+    let corrected = store
+        .observe_profile(&la_prod(Observation::Corrected), t0())
+        .await
+        .unwrap()
+        .unwrap();
 
     assert_eq!(first.key, "la prod", "keys are kept lowercase");
     assert_eq!(first.id, second.id, "one row per kind and key");
     assert!((first.confidence - 0.5).abs() < 1e-9);
     assert!((second.confidence - 0.65).abs() < 1e-9);
     assert!((corrected.confidence - 0.325).abs() < 1e-9);
-    assert_eq!(corrected.value, json!("prod-portainer"), "a correction keeps the meaning held");
+    assert_eq!(
+        corrected.value,
+        json!("prod-portainer"),
+        "a correction keeps the meaning held"
+    );
     assert_eq!(store.profile_entries().await.unwrap().len(), 1);
     assert!(store.delete_profile_entry(first.id).await.unwrap());
     assert!(!store.delete_profile_entry(first.id).await.unwrap());
@@ -114,55 +164,120 @@ fn proposal(proposer: &str) -> NewProposal {
 
 async fn a_proposal_is_settled_once_and_counted_per_proposer(db: &TestDb) {
     let store = db.migrated().await;
-    let accepted = store.create_proposal(&proposal("strategist"), None, t0()).await.unwrap();
-    let later = store.create_proposal(&proposal("strategist"), None, t0()).await.unwrap();
-    let declined = store.create_proposal(&proposal("connector"), None, t0()).await.unwrap();
+    let accepted = store
+        .create_proposal(&proposal("strategist"), None, t0())
+        .await
+        .unwrap();
+    let later = store
+        .create_proposal(&proposal("strategist"), None, t0())
+        .await
+        .unwrap();
+    let declined = store
+        .create_proposal(&proposal("connector"), None, t0())
+        .await
+        .unwrap();
     assert_eq!(store.proposals_to_show(t0()).await.unwrap().len(), 3);
     for p in [&accepted, &later, &declined] {
-        store.set_proposal_message(p.id, 42, p.id.get()).await.unwrap();
+        store
+            .set_proposal_message(p.id, 42, p.id.get())
+            .await
+            .unwrap();
     }
-    assert!(store.proposals_to_show(t0()).await.unwrap().is_empty(), "shown once");
+    assert!(
+        store.proposals_to_show(t0()).await.unwrap().is_empty(),
+        "shown once"
+    );
 
-    store.decide_proposal(accepted.id, ProposalStatus::Accepted, None, t0()).await.unwrap();
-    let again = store.decide_proposal(accepted.id, ProposalStatus::Declined, None, t0()).await;
-    assert!(matches!(again, Err(StoreError::IllegalTransition { .. })), "{again:?}");
+    store
+        .decide_proposal(accepted.id, ProposalStatus::Accepted, None, t0())
+        .await
+        .unwrap();
+    let again = store
+        .decide_proposal(accepted.id, ProposalStatus::Declined, None, t0())
+        .await;
+    assert!(
+        matches!(again, Err(StoreError::IllegalTransition { .. })),
+        "{again:?}"
+    );
     let remind = t0() + TimeDelta::hours(24);
-    store.decide_proposal(later.id, ProposalStatus::Later, Some(remind), t0()).await.unwrap();
-    store.decide_proposal(declined.id, ProposalStatus::Declined, None, t0()).await.unwrap();
+    store
+        .decide_proposal(later.id, ProposalStatus::Later, Some(remind), t0())
+        .await
+        .unwrap();
+    store
+        .decide_proposal(declined.id, ProposalStatus::Declined, None, t0())
+        .await
+        .unwrap();
 
     assert!(store.proposals_to_show(t0()).await.unwrap().is_empty());
     let back = store.proposals_to_show(remind).await.unwrap();
-    assert_eq!(back.iter().map(|p| p.id).collect::<Vec<_>>(), [later.id], "Later comes back");
+    assert_eq!(
+        back.iter().map(|p| p.id).collect::<Vec<_>>(),
+        [later.id],
+        "Later comes back"
+    );
     let records = store.acceptances().await.unwrap();
-    let rate = |who: &str| records.iter().find(|a| a.proposer == who).and_then(|a| a.rate());
+    let rate = |who: &str| {
+        records
+            .iter()
+            .find(|a| a.proposer == who)
+            .and_then(|a| a.rate())
+    };
     assert_eq!(rate("strategist"), Some(1.0), "the postponed one waits");
     assert_eq!(rate("connector"), Some(0.0));
-    assert_eq!(store.first_proposal_at("strategist").await.unwrap(), Some(t0()));
+    assert_eq!(
+        store.first_proposal_at("strategist").await.unwrap(),
+        Some(t0())
+    );
     assert_eq!(store.first_proposal_at("anticipator").await.unwrap(), None);
 }
 
 async fn a_finished_task_gets_one_metrics_row_and_counts_follow_the_window(db: &TestDb) {
     let store = db.migrated().await;
     let new = NewTask::new("monitor".parse().unwrap(), Team::Ops, "Healthcheck", t0());
-    let task = store.create_claimed_task(&new, "w", t0(), TimeDelta::hours(1)).await.unwrap();
-    assert!(store.unmeasured_tasks(10).await.unwrap().is_empty(), "running: not finished");
-    let outcome = TaskOutcome { confidence: Some(0.9), ..TaskOutcome::default() };
-    store.complete_task(task.id, "w", &outcome, t0()).await.unwrap();
+    let task = store
+        .create_claimed_task(&new, "w", t0(), TimeDelta::hours(1))
+        .await
+        .unwrap();
+    assert!(
+        store.unmeasured_tasks(10).await.unwrap().is_empty(),
+        "running: not finished"
+    );
+    let outcome = TaskOutcome {
+        confidence: Some(0.9),
+        ..TaskOutcome::default()
+    };
+    store
+        .complete_task(task.id, "w", &outcome, t0())
+        .await
+        .unwrap();
     let mut generated = NewObjective::from_ceo("Self-given", "");
     generated.source = ObjectiveSource::Strategist;
     store.create_objective(&generated, t0()).await.unwrap();
 
     let unmeasured = store.unmeasured_tasks(10).await.unwrap();
     assert_eq!(unmeasured.len(), 1);
-    store.record_task_metrics(&unmeasured[0], true, t0()).await.unwrap();
-    store.record_task_metrics(&unmeasured[0], true, t0()).await.unwrap();
+    store
+        .record_task_metrics(&unmeasured[0], true, t0())
+        .await
+        .unwrap();
+    store
+        .record_task_metrics(&unmeasured[0], true, t0())
+        .await
+        .unwrap();
     assert!(store.unmeasured_tasks(10).await.unwrap().is_empty());
 
-    let window = store.counts(t0() - TimeDelta::hours(1), t0() + TimeDelta::hours(1)).await.unwrap();
+    let window = store
+        .counts(t0() - TimeDelta::hours(1), t0() + TimeDelta::hours(1))
+        .await
+        .unwrap();
     assert_eq!(window.tasks_finished, 1, "written once");
     assert_eq!(window.tasks_autonomous, 1);
     assert_eq!(window.alarms, 1);
     assert_eq!(window.objectives_generated, 1);
-    let before = store.counts(t0() - TimeDelta::hours(2), t0() - TimeDelta::hours(1)).await.unwrap();
+    let before = store
+        .counts(t0() - TimeDelta::hours(2), t0() - TimeDelta::hours(1))
+        .await
+        .unwrap();
     assert_eq!(before.tasks_finished, 0);
 }

@@ -10,8 +10,8 @@ use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use serde_json::json;
 use ulias_core::domain::{
     DecisionAnswer, DecisionStatus, NewDecision, NewObjective, NewTask, NewValidation,
-    ObjectiveStatus, Priority, ProfileKind, ProposalStatus, PublicationTarget, Status, Task, TaskId, TaskOutcome, TaskStatus,
-    Team, Urgency, ValidationKind, ValidationStatus,
+    ObjectiveStatus, Priority, ProfileKind, ProposalStatus, PublicationTarget, Status, Task,
+    TaskId, TaskOutcome, TaskStatus, Team, Urgency, ValidationKind, ValidationStatus,
 };
 use ulias_core::money::Usd;
 use ulias_core::store::{ObjectiveUpdate, Store, StoreError};
@@ -199,7 +199,11 @@ async fn every_status_the_code_knows_is_accepted_by_the_schema_and_no_other(db: 
             "INSERT INTO proposals (proposer, title, status, created_at) \
              VALUES ('strategist', 't', '{status}', 0)"
         );
-        assert_eq!(db.execute(&sql).await.unwrap(), 1, "proposal status {status}");
+        assert_eq!(
+            db.execute(&sql).await.unwrap(),
+            1,
+            "proposal status {status}"
+        );
     }
     for kind in ProfileKind::ALL {
         let sql = format!(

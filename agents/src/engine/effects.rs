@@ -145,7 +145,11 @@ impl Engine {
 
     /// A trusted proposer's proposal: the objective is created and planned
     /// now, and the CEO is told.
-    async fn start_unasked(&self, new: &NewProposal, record: &Acceptance) -> Result<(), StoreError> {
+    async fn start_unasked(
+        &self,
+        new: &NewProposal,
+        record: &Acceptance,
+    ) -> Result<(), StoreError> {
         let store = &self.runner.store;
         let now = self.runner.clock.now();
         let mut objective = NewObjective::from_ceo(new.title.clone(), new.description.clone());
@@ -175,7 +179,9 @@ impl Engine {
         let store = &self.runner.store;
         let now = self.runner.clock.now();
         for task in store.unmeasured_tasks(MEASURE_BATCH).await? {
-            store.record_task_metrics(&task, is_alarm(&task), now).await?;
+            store
+                .record_task_metrics(&task, is_alarm(&task), now)
+                .await?;
         }
         Ok(())
     }

@@ -13,8 +13,8 @@ use ulias_core::store::{ObjectiveUpdate, StoreError};
 use super::Engine;
 use super::actions::scope_of;
 use super::effects::CONNECTOR;
-use crate::answer::{Answer, answer_of, failures_of};
 use crate::alerts::{Alert, AlertLevel, keys};
+use crate::answer::{Answer, answer_of, failures_of};
 
 /// The agent that draws lessons from finished objectives.
 pub const LEARNER: &str = "learner";
@@ -102,13 +102,23 @@ impl Engine {
             .collect();
         let input = json!({"objective": id, "title": objective.title, "team": objective.team,
                            "status": status, "tasks": summary});
-        self.queue_after(LEARNER, "lessons", format!("Lessons from objective #{id}: {}", objective.title), &input)
-            .await?;
+        self.queue_after(
+            LEARNER,
+            "lessons",
+            format!("Lessons from objective #{id}: {}", objective.title),
+            &input,
+        )
+        .await?;
         // The Connector looks for what this work means to the other teams
         // (an operation's steps are the playbook's business, not its).
         if objective.source != ObjectiveSource::Playbook {
-            self.queue_after(CONNECTOR, "connections", format!("Follow-ups of objective #{id}: {}", objective.title), &input)
-                .await?;
+            self.queue_after(
+                CONNECTOR,
+                "connections",
+                format!("Follow-ups of objective #{id}: {}", objective.title),
+                &input,
+            )
+            .await?;
         }
         Ok(())
     }
@@ -127,7 +137,12 @@ impl Engine {
             return Ok(());
         };
         let now = self.runner.clock.now();
-        let mut task = NewTask::new(spec.name.clone(), spec.team, title, now + TimeDelta::minutes(1));
+        let mut task = NewTask::new(
+            spec.name.clone(),
+            spec.team,
+            title,
+            now + TimeDelta::minutes(1),
+        );
         task.kind = Some(kind.to_owned());
         task.priority = Priority::new(FOLLOWER_PRIORITY).unwrap_or_default();
         task.input = input.clone();

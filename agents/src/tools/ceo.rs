@@ -173,7 +173,8 @@ pub struct ObjectiveSeen {
 #[async_trait]
 impl TypedTool for AllObjectives {
     const NAME: &'static str = "all_objectives";
-    const DESCRIPTION: &'static str = "List the objectives of the last days: who asked, when, how they ended.";
+    const DESCRIPTION: &'static str =
+        "List the objectives of the last days: who asked, when, how they ended.";
     const EFFECT: Effect = Effect::Read;
     const AGENTS: AgentsAllowed = AgentsAllowed::Only(&["anticipator", "strategist", "director"]);
     type Args = ObjectivesArgs;
@@ -244,8 +245,7 @@ pub struct ProposerRecord {
 #[async_trait]
 impl TypedTool for AllMetrics {
     const NAME: &'static str = "all_metrics";
-    const DESCRIPTION: &'static str =
-        "Read the organisation's figures over a window: tasks, failures, alarms, CEO interventions.";
+    const DESCRIPTION: &'static str = "Read the organisation's figures over a window: tasks, failures, alarms, CEO interventions.";
     const EFFECT: Effect = Effect::Read;
     const AGENTS: AgentsAllowed = AgentsAllowed::Only(&["strategist", "optimizer"]);
     type Args = MetricsArgs;

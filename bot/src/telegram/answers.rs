@@ -126,7 +126,10 @@ async fn push(app: &App, objective: &Objective, text: &str) {
     };
     let title = text.lines().next().unwrap_or(&objective.title).to_owned();
     let body = text.lines().skip(1).collect::<Vec<_>>().join("\n");
-    if let Err(error) = ntfy.publish(&title, &body, Urgency::Normal, Vec::new()).await {
+    if let Err(error) = ntfy
+        .publish(&title, &body, Urgency::Normal, Vec::new())
+        .await
+    {
         tracing::warn!(%error, objective = %objective.id, "could not push the answer by ntfy");
     }
 }
@@ -153,23 +156,35 @@ pub async fn details(app: &App, press: &Press, id: i64) -> Result<Option<String>
             })
             .or_else(|| task.error.clone())
             .unwrap_or_default();
-        lines.push(t.with(
-            "details-line",
-            &[
-                arg("id", task.id),
-                arg("agent", &task.agent),
-                arg("title", &task.title),
-                arg("status", task.status),
-                arg("confidence", task.confidence.map_or("—".to_owned(), |c| format!("{c:.2}"))),
-                arg("cost", task.cost),
-                arg("tokens", task.tokens_in + task.tokens_out),
-            ],
-        ));
+        lines.push(
+            t.with(
+                "details-line",
+                &[
+                    arg("id", task.id),
+                    arg("agent", &task.agent),
+                    arg("title", &task.title),
+                    arg("status", task.status),
+                    arg(
+                        "confidence",
+                        task.confidence
+                            .map_or("—".to_owned(), |c| format!("{c:.2}")),
+                    ),
+                    arg("cost", task.cost),
+                    arg("tokens", task.tokens_in + task.tokens_out),
+                ],
+            ),
+        );
         if !result.is_empty() {
-            lines.push(format!("   {}", result.chars().take(300).collect::<String>()));
+            lines.push(format!(
+                "   {}",
+                result.chars().take(300).collect::<String>()
+            ));
         }
     }
-    lines.push(t.with("details-total", &[arg("cost", total), arg("tasks", tasks.len())]));
+    lines.push(t.with(
+        "details-total",
+        &[arg("cost", total), arg("tasks", tasks.len())],
+    ));
     let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
     app.bot
         .send_message(ChatId(chat), clip(&lines.join("\n")))

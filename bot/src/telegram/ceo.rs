@@ -159,7 +159,10 @@ async fn redo_corrected(
 /// Marks the reading that created `objective` as corrected (with the words
 /// of the correction as feedback).
 async fn mark_corrected(app: &App, objective: ObjectiveId, feedback: &str) -> HandlerResult {
-    let recent = app.store.recent_interactions(CORRECTABLE_INTERACTIONS).await?;
+    let recent = app
+        .store
+        .recent_interactions(CORRECTABLE_INTERACTIONS)
+        .await?;
     if let Some(reading) = recent.iter().find(|i| i.objective_id == Some(objective)) {
         app.store.mark_interaction_corrected(reading.id).await?;
         app.store
@@ -242,7 +245,12 @@ pub(super) async fn confirm(app: &App, chat: i64, objective: &Objective) -> Hand
             };
             let failed = runner
                 .store
-                .set_objective_status(objective.id, ObjectiveStatus::Failed, update, runner.clock.now())
+                .set_objective_status(
+                    objective.id,
+                    ObjectiveStatus::Failed,
+                    update,
+                    runner.clock.now(),
+                )
                 .await;
             if let Err(error) = failed {
                 tracing::error!(%error, objective = %objective.id, "could not record the failed planning");

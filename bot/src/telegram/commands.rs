@@ -95,9 +95,7 @@ pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult
 /// The team may look; only the CEO may change course.
 fn allowed(command: &Command, role: Role) -> bool {
     match command {
-        Command::Pause | Command::Resume | Command::Stop(_) | Command::Profile => {
-            role == Role::Ceo
-        }
+        Command::Pause | Command::Resume | Command::Stop(_) | Command::Profile => role == Role::Ceo,
         _ => role != Role::Stranger,
     }
 }

@@ -301,7 +301,10 @@ async fn weekly_summary(app: &App) -> HandlerResult {
     let (text, chart) = crate::stats::weekly(&app.store, &app.texts, now).await?;
     app.bot.send_message(ChatId(chat), clip(&text)).await?;
     app.bot
-        .send_photo(ChatId(chat), InputFile::memory(chart).file_name("ulias-week.png"))
+        .send_photo(
+            ChatId(chat),
+            InputFile::memory(chart).file_name("ulias-week.png"),
+        )
         .caption(app.texts.get("weekly-chart"))
         .await?;
     app.store.set_cursor(WEEKLY_CURSOR, &week, now).await?;

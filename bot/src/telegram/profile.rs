@@ -28,13 +28,17 @@ pub async fn show(app: &App, chat: i64) -> HandlerResult {
 async fn render(app: &App) -> Result<(String, InlineKeyboardMarkup), HandlerError> {
     let entries = app.store.profile_entries().await?;
     if entries.is_empty() {
-        return Ok((app.texts.get("profile-empty"), InlineKeyboardMarkup::default()));
+        return Ok((
+            app.texts.get("profile-empty"),
+            InlineKeyboardMarkup::default(),
+        ));
     }
     let mut lines = vec![app.texts.get("profile-title")];
     lines.extend(entries.iter().map(|e| entry_line(app, e)));
     let rows = entries.iter().take(MAX_BUTTONS).map(|e| {
         vec![InlineKeyboardButton::callback(
-            app.texts.with("button-forget", &[arg("id", e.id), arg("key", &e.key)]),
+            app.texts
+                .with("button-forget", &[arg("id", e.id), arg("key", &e.key)]),
             Button::Forget(e.id.get()).data(),
         )]
     });
@@ -46,7 +50,10 @@ fn entry_line(app: &App, entry: &ProfileEntry) -> String {
         "profile-line",
         &[
             arg("id", entry.id),
-            arg("kind", app.texts.get(&format!("profile-kind-{}", entry.kind))),
+            arg(
+                "kind",
+                app.texts.get(&format!("profile-kind-{}", entry.kind)),
+            ),
             arg("key", &entry.key),
             arg("value", entry.value_text()),
             arg("percent", format!("{:.0}", entry.confidence * 100.0)),

@@ -102,8 +102,10 @@ pub async fn answer(
         let text = format!(
             "{}\n{}",
             proposal_text(app, &proposal),
-            app.texts
-                .with(outcome, &[arg("hours", app.settings.ceo.proposals_remind_hours)])
+            app.texts.with(
+                outcome,
+                &[arg("hours", app.settings.ceo.proposals_remind_hours)]
+            )
         );
         app.bot
             .edit_message_text(ChatId(chat), message, clip(&text))
@@ -126,4 +128,3 @@ async fn accept(app: &App, press: &Press, proposal: &Proposal) -> HandlerResult 
     let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
     confirm(app, chat, &objective).await
 }
-

@@ -113,10 +113,7 @@ impl Status for ProposalStatus {
 
     fn can_become(self, next: Self) -> bool {
         use ProposalStatus::*;
-        matches!(
-            (self, next),
-            (Pending | Later, Accepted | Declined | Later)
-        )
+        matches!((self, next), (Pending | Later, Accepted | Declined | Later))
     }
 }
 
@@ -199,7 +196,10 @@ mod tests {
     fn confirmations_raise_an_entry_and_a_correction_lowers_it() {
         let host = json!("prod-portainer");
         let first = next_confidence(None, &host, Observation::Confirmed, 0.9);
-        assert!((first - 0.5).abs() < 1e-9, "one observation is worth 0.5 at most");
+        assert!(
+            (first - 0.5).abs() < 1e-9,
+            "one observation is worth 0.5 at most"
+        );
         let second = next_confidence(Some((&host, first)), &host, Observation::Confirmed, 0.9);
         assert!((second - 0.65).abs() < 1e-9);
         let corrected = next_confidence(Some((&host, second)), &host, Observation::Corrected, 0.9);
@@ -215,9 +215,17 @@ mod tests {
 
     #[test]
     fn the_acceptance_rate_counts_answered_proposals_only() {
-        let none = Acceptance { proposer: "strategist".into(), accepted: 0, declined: 0 };
+        let none = Acceptance {
+            proposer: "strategist".into(),
+            accepted: 0,
+            declined: 0,
+        };
         assert_eq!(none.rate(), None);
-        let some = Acceptance { proposer: "strategist".into(), accepted: 3, declined: 1 };
+        let some = Acceptance {
+            proposer: "strategist".into(),
+            accepted: 3,
+            declined: 1,
+        };
         assert_eq!(some.rate(), Some(0.75));
     }
 }

@@ -13,8 +13,8 @@ mod status;
 
 pub use crate::text_enum::UnknownVariant;
 pub use ceo::{
-    Acceptance, FIRST_OBSERVATION_CAP, NewProposal, Observation, ProfileEntry, ProfileKind, Proposal,
-    ProposalStatus, next_confidence,
+    Acceptance, FIRST_OBSERVATION_CAP, NewProposal, Observation, ProfileEntry, ProfileKind,
+    Proposal, ProposalStatus, next_confidence,
 };
 pub use ids::{
     DecisionId, ObjectiveId, OperationId, ProfileEntryId, ProposalId, PublicationId, TaskId,

@@ -239,12 +239,32 @@ fn check_engine(engine: &EngineSettings, problems: &mut Problems) {
 
 fn check_ceo(ceo: &CeoSettings, problems: &mut Problems) {
     for (key, value, range) in [
-        ("ceo.profile_every_interactions", ceo.profile_every_interactions, 1..=1000),
-        ("ceo.follow_up_window_minutes", ceo.follow_up_window_minutes, 0..=1440),
+        (
+            "ceo.profile_every_interactions",
+            ceo.profile_every_interactions,
+            1..=1000,
+        ),
+        (
+            "ceo.follow_up_window_minutes",
+            ceo.follow_up_window_minutes,
+            0..=1440,
+        ),
         ("ceo.away_after_minutes", ceo.away_after_minutes, 0..=10080),
-        ("ceo.proposals_supervised_days", ceo.proposals_supervised_days, 0..=365),
-        ("ceo.proposals_autonomy_min_answered", ceo.proposals_autonomy_min_answered, 1..=10000),
-        ("ceo.proposals_remind_hours", ceo.proposals_remind_hours, 1..=720),
+        (
+            "ceo.proposals_supervised_days",
+            ceo.proposals_supervised_days,
+            0..=365,
+        ),
+        (
+            "ceo.proposals_autonomy_min_answered",
+            ceo.proposals_autonomy_min_answered,
+            1..=10000,
+        ),
+        (
+            "ceo.proposals_remind_hours",
+            ceo.proposals_remind_hours,
+            1..=720,
+        ),
     ] {
         let (low, high) = (range.start(), range.end());
         problems.check(range.contains(&value), key, format!("must be {low}–{high}"));

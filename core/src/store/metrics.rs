@@ -65,7 +65,7 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let finished = task.completed_at.unwrap_or(now);
-                with_pool!(self, |pool| {
+        with_pool!(self, |pool| {
             sqlx::query(
                 "INSERT INTO task_metrics (task_id, objective_id, agent, team, model, succeeded, \
                  intervened, escalated, alarm, confidence, tokens, duration_ms, retries, finished_at) \
@@ -96,9 +96,14 @@ impl Store {
     }
 
     /// What happened in `[from, to)`.
-    pub async fn counts(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<Counts, StoreError> {
+    pub async fn counts(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> Result<Counts, StoreError> {
         let (from, to) = (to_ms(from), to_ms(to));
-        let tasks = "FROM task_metrics WHERE finished_at >= $1 AND finished_at < $2 AND agent <> $3";
+        let tasks =
+            "FROM task_metrics WHERE finished_at >= $1 AND finished_at < $2 AND agent <> $3";
         let generated = [
             ObjectiveSource::Strategist,
             ObjectiveSource::Anticipator,
@@ -150,8 +155,17 @@ impl Store {
             })?;
             *value = count("count", n)?;
         }
-        let [tasks_finished, tasks_autonomous, tasks_failed, alarms, objectives_generated, decisions_answered, interpreted, corrected, anticipated] =
-            values;
+        let [
+            tasks_finished,
+            tasks_autonomous,
+            tasks_failed,
+            alarms,
+            objectives_generated,
+            decisions_answered,
+            interpreted,
+            corrected,
+            anticipated,
+        ] = values;
         Ok(Counts {
             tasks_finished,
             tasks_autonomous,

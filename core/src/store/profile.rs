@@ -8,7 +8,7 @@ use sqlx::types::Json;
 use super::time::{from_ms, parse_text, to_ms};
 use super::{Store, StoreError, with_pool};
 use crate::domain::{
-    Observation, ObjectiveId, ProfileEntry, ProfileEntryId, ProfileKind, next_confidence,
+    ObjectiveId, Observation, ProfileEntry, ProfileEntryId, ProfileKind, next_confidence,
 };
 
 #[derive(sqlx::FromRow)]
@@ -58,7 +58,9 @@ impl Store {
     pub async fn profile_entries(&self) -> Result<Vec<ProfileEntry>, StoreError> {
         let sql = format!("SELECT {ENTRY_COLUMNS} ORDER BY profile_type, key");
         let rows: Vec<EntryRow> = with_pool!(self, |pool| {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .fetch_all(pool)
+                .await
         })?;
         rows.into_iter().map(ProfileEntry::try_from).collect()
     }

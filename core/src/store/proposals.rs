@@ -173,7 +173,12 @@ impl Store {
         })?;
         if updated == 0 {
             let current = self.proposal(id).await?;
-            return Err(StoreError::illegal("proposal", id.get(), current.status, to));
+            return Err(StoreError::illegal(
+                "proposal",
+                id.get(),
+                current.status,
+                to,
+            ));
         }
         self.proposal(id).await
     }
