@@ -158,3 +158,81 @@ pub fn objective_of(reading: &Interpretation) -> NewObjective {
     objective.team = reading.team.parse::<Team>().ok();
     objective
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reading(
+        confidence: f64,
+        relation: Option<Relation>,
+        answer: Option<&str>,
+    ) -> Interpretation {
+        Interpretation {
+            title: "Vérifier les backups de la VM 104".into(),
+            description: String::new(),
+            priority: 5,
+            team: "ops".into(),
+            guesses: Vec::new(),
+            confidence,
+            relation,
+            answer: answer.map(str::to_owned),
+        }
+    }
+
+    const FIRST: ObjectiveId = ObjectiveId::new(1);
+
+    #[test]
+    fn a_reply_continues_its_objective_unless_the_reading_says_otherwise() {
+        let replied = Some(Continuing {
+            objective: FIRST,
+            replied: true,
+        });
+        let recent = Some(Continuing {
+            objective: FIRST,
+            replied: false,
+        });
+        let plain = reading(0.9, None, None);
+        assert_eq!(
+            intent_of(&plain, "et pour la vm 104 ?", replied),
+            Intent::Objective(Some(FIRST))
+        );
+        assert_eq!(
+            intent_of(&plain, "et pour la vm 104 ?", recent),
+            Intent::Objective(None)
+        );
+        let new = reading(0.9, Some(Relation::New), None);
+        assert_eq!(
+            intent_of(&new, "redémarre nginx stp", replied),
+            Intent::Objective(None)
+        );
+        let follow = reading(0.9, Some(Relation::FollowUp), None);
+        assert_eq!(
+            intent_of(&follow, "et la 104", recent),
+            Intent::Objective(Some(FIRST))
+        );
+        let fix = reading(0.9, Some(Relation::Correction), None);
+        assert_eq!(
+            intent_of(&fix, "non, la 104", replied),
+            Intent::Correct(FIRST)
+        );
+        let asked = reading(0.9, Some(Relation::Question), Some("Oui, 3 sur 4."));
+        assert_eq!(
+            intent_of(&asked, "tout est ok ?", replied),
+            Intent::Answer("Oui, 3 sur 4.".into())
+        );
+        let unanswered = reading(0.9, Some(Relation::Question), Some("  "));
+        assert_eq!(
+            intent_of(&unanswered, "tout est ok ?", replied),
+            Intent::Objective(Some(FIRST)),
+            "a question without an answer becomes work on it"
+        );
+        assert_eq!(
+            intent_of(&asked, "tout est ok ?", None),
+            Intent::Objective(None),
+            "nothing to answer from"
+        );
+        let unsure = reading(0.3, None, None);
+        assert_eq!(intent_of(&unsure, "backups ?", None), Intent::Ask);
+    }
+}

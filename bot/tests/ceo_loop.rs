@@ -325,7 +325,7 @@ async fn the_profile_gains_with_confirmations_loses_with_a_correction_and_the_ce
         "{text}"
     );
     let forget = format!("pf:{}", corrected.id);
-    assert_eq!(button_data(&profile), [forget.clone()]);
+    assert_eq!(button_data(&profile), std::slice::from_ref(&forget));
     s.tg.press_button(&ceo(), CEO, id_of(&profile), &forget);
     eventually("the entry forgotten", || async {
         la_prod(&s).await.is_none().then_some(())

@@ -188,9 +188,65 @@ impl Engine {
 }
 
 /// A check that found something wrong: a health report not `ok`.
-fn is_alarm(task: &Task) -> bool {
-    task.result
-        .as_ref()
+fn is_alarm(result: Option<&Value>) -> bool {
+    result
         .and_then(|r| serde_json::from_value::<HealthReport>(r.clone()).ok())
         .is_some_and(|health| health.status != "ok")
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+
+    use super::*;
+
+    fn record(accepted: u32, declined: u32) -> Acceptance {
+        Acceptance {
+            proposer: "strategist".into(),
+            accepted,
+            declined,
+        }
+    }
+
+    #[test]
+    fn autonomy_needs_the_supervised_weeks_enough_answers_and_the_rate() {
+        let policy = ProposalPolicy::default();
+        let now = Utc.with_ymd_and_hms(2026, 12, 3, 9, 0, 0).unwrap();
+        let long_ago = Some(now - TimeDelta::days(15));
+        assert!(policy.autonomous(&record(9, 1), long_ago, now));
+        let recent = Some(now - TimeDelta::days(13));
+        assert!(!policy.autonomous(&record(9, 1), recent, now), "supervised");
+        assert!(
+            !policy.autonomous(&record(8, 1), long_ago, now),
+            "9 answers are too few"
+        );
+        assert!(
+            !policy.autonomous(&record(7, 3), long_ago, now),
+            "70 % is under the bar"
+        );
+        assert!(
+            !policy.autonomous(&record(0, 0), None, now),
+            "never heard of"
+        );
+        let never = ProposalPolicy {
+            autonomy_rate: 1.01,
+            ..ProposalPolicy::default()
+        };
+        assert!(
+            !never.autonomous(&record(20, 0), long_ago, now),
+            "a rate above 1 means never"
+        );
+    }
+
+    #[test]
+    fn only_a_health_report_that_is_not_ok_is_an_alarm() {
+        let health =
+            |status: &str| serde_json::json!({"status": status, "checks": [], "confidence": 0.9});
+        assert!(is_alarm(Some(&health("down"))));
+        assert!(is_alarm(Some(&health("degraded"))));
+        assert!(!is_alarm(Some(&health("ok"))));
+        let report = serde_json::json!({"summary": "down", "findings": [], "confidence": 0.9});
+        assert!(!is_alarm(Some(&report)), "a report is not a check");
+        assert!(!is_alarm(None));
+    }
 }

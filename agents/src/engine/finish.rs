@@ -79,9 +79,9 @@ impl Engine {
         };
         let now = self.runner.clock.now();
         store.set_objective_status(id, status, update, now).await?;
-        // The CEO's own objectives show their end in their confirmation
-        // message (the chat surface edits it); the others are announced.
-        if objective.source != ObjectiveSource::Ceo {
+        // Objectives confirmed in a chat (the CEO's own, accepted proposals)
+        // end with their answer there; the others are announced.
+        if !store.shown_in_chat(id).await? {
             self.tell(
                 Alert::new(AlertLevel::Info, keys::OBJECTIVE_FINISHED)
                     .with("id", id)

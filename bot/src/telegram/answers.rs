@@ -145,7 +145,7 @@ pub async fn details(app: &App, press: &Press, id: i64) -> Result<Option<String>
     let tasks = app.store.tasks_of_objective(objective.id).await?;
     let mut total = ulias_core::money::Usd::ZERO;
     for task in &tasks {
-        total = total + task.cost;
+        total += task.cost;
         let result = task
             .result
             .as_ref()

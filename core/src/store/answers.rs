@@ -44,6 +44,17 @@ impl Store {
             .collect()
     }
 
+    /// Whether the objective was confirmed in a chat (its answer goes there).
+    pub async fn shown_in_chat(&self, id: ObjectiveId) -> Result<bool, StoreError> {
+        let shown: Option<Option<i64>> = with_pool!(self, |pool| {
+            sqlx::query_scalar("SELECT progress_message_id FROM objectives WHERE id = $1")
+                .bind(id.get())
+                .fetch_optional(pool)
+                .await
+        })?;
+        Ok(shown.flatten().is_some())
+    }
+
     /// Records that the objective's answer is message `message_id` of its chat.
     pub async fn record_answer(
         &self,
