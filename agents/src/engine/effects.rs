@@ -180,7 +180,7 @@ impl Engine {
         let now = self.runner.clock.now();
         for task in store.unmeasured_tasks(MEASURE_BATCH).await? {
             store
-                .record_task_metrics(&task, is_alarm(&task), now)
+                .record_task_metrics(&task, is_alarm(task.result.as_ref()), now)
                 .await?;
         }
         Ok(())
