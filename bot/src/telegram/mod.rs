@@ -10,6 +10,7 @@ mod answers;
 mod buttons;
 mod ceo;
 mod commands;
+mod continuation;
 mod edge;
 mod groups;
 mod handlers;

@@ -6,8 +6,8 @@
 
 use chrono::{DateTime, Utc};
 
-use super::surface::ProgressMessage;
-use super::time::{from_opt_ms, parse_text, to_ms};
+use super::surface::{ProgressMessage, progress_rows};
+use super::time::{from_opt_ms, to_ms};
 use super::{Store, StoreError, with_pool};
 use crate::domain::{ObjectiveId, ObjectiveStatus};
 
@@ -31,17 +31,7 @@ impl Store {
             .fetch_all(pool)
             .await
         })?;
-        rows.into_iter()
-            .map(|(id, title, status, chat_id, message_id)| {
-                Ok(ProgressMessage {
-                    objective_id: ObjectiveId::new(id),
-                    title,
-                    status: parse_text("objective status", &status)?,
-                    chat_id,
-                    message_id,
-                })
-            })
-            .collect()
+        progress_rows(rows)
     }
 
     /// Whether the objective was confirmed in a chat (its answer goes there).

@@ -115,33 +115,60 @@ impl Store {
         let accepted = [ProposalStatus::Accepted, ProposalStatus::Automatic]
             .map(|s| format!("'{}'", s.as_str()))
             .join(",");
+        let mut counts = Counts::default();
         let queries = [
-            format!("SELECT COUNT(*) {tasks}"),
-            format!("SELECT COUNT(*) {tasks} AND succeeded = TRUE AND intervened = FALSE"),
-            format!("SELECT COUNT(*) {tasks} AND succeeded = FALSE"),
-            format!("SELECT COUNT(*) {tasks} AND alarm = TRUE"),
-            format!(
-                "SELECT COUNT(*) FROM objectives WHERE created_at >= $1 AND created_at < $2 \
-                 AND source IN ({generated})"
+            (
+                &mut counts.tasks_finished,
+                format!("SELECT COUNT(*) {tasks}"),
             ),
-            format!(
-                "SELECT COUNT(*) FROM decisions WHERE responded_at >= $1 AND responded_at < $2 \
-                 AND status = '{}'",
-                DecisionStatus::Answered.as_str()
+            (
+                &mut counts.tasks_autonomous,
+                format!("SELECT COUNT(*) {tasks} AND succeeded = TRUE AND intervened = FALSE"),
             ),
-            "SELECT COUNT(*) FROM ceo_interactions WHERE created_at >= $1 AND created_at < $2 \
-             AND interpreted_as IS NOT NULL"
-                .to_owned(),
-            "SELECT COUNT(*) FROM ceo_interactions WHERE created_at >= $1 AND created_at < $2 \
-             AND interpreted_as IS NOT NULL AND corrected = TRUE"
-                .to_owned(),
-            format!(
-                "SELECT COUNT(*) FROM proposals WHERE decided_at >= $1 AND decided_at < $2 \
-                 AND proposer = 'anticipator' AND status IN ({accepted})"
+            (
+                &mut counts.tasks_failed,
+                format!("SELECT COUNT(*) {tasks} AND succeeded = FALSE"),
+            ),
+            (
+                &mut counts.alarms,
+                format!("SELECT COUNT(*) {tasks} AND alarm = TRUE"),
+            ),
+            (
+                &mut counts.objectives_generated,
+                format!(
+                    "SELECT COUNT(*) FROM objectives WHERE created_at >= $1 AND created_at < $2 \
+                     AND source IN ({generated})"
+                ),
+            ),
+            (
+                &mut counts.decisions_answered,
+                format!(
+                    "SELECT COUNT(*) FROM decisions WHERE responded_at >= $1 \
+                     AND responded_at < $2 AND status = '{}'",
+                    DecisionStatus::Answered.as_str()
+                ),
+            ),
+            (
+                &mut counts.interpreted,
+                "SELECT COUNT(*) FROM ceo_interactions WHERE created_at >= $1 \
+                 AND created_at < $2 AND interpreted_as IS NOT NULL"
+                    .to_owned(),
+            ),
+            (
+                &mut counts.corrected,
+                "SELECT COUNT(*) FROM ceo_interactions WHERE created_at >= $1 \
+                 AND created_at < $2 AND interpreted_as IS NOT NULL AND corrected = TRUE"
+                    .to_owned(),
+            ),
+            (
+                &mut counts.anticipated,
+                format!(
+                    "SELECT COUNT(*) FROM proposals WHERE decided_at >= $1 AND decided_at < $2 \
+                     AND proposer = 'anticipator' AND status IN ({accepted})"
+                ),
             ),
         ];
-        let mut values = [0u64; 9];
-        for (value, sql) in values.iter_mut().zip(queries) {
+        for (slot, sql) in queries {
             // Only the task queries name a third parameter (the agent left out).
             let agent = sql.contains("$3").then_some(SYSTEM_AGENT);
             let n: i64 = with_pool!(self, |pool| {
@@ -153,29 +180,8 @@ impl Store {
                     None => query.fetch_one(pool).await,
                 }
             })?;
-            *value = count("count", n)?;
+            *slot = count("count", n)?;
         }
-        let [
-            tasks_finished,
-            tasks_autonomous,
-            tasks_failed,
-            alarms,
-            objectives_generated,
-            decisions_answered,
-            interpreted,
-            corrected,
-            anticipated,
-        ] = values;
-        Ok(Counts {
-            tasks_finished,
-            tasks_autonomous,
-            tasks_failed,
-            alarms,
-            objectives_generated,
-            decisions_answered,
-            interpreted,
-            corrected,
-            anticipated,
-        })
+        Ok(counts)
     }
 }

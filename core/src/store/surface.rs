@@ -68,6 +68,23 @@ pub struct AuditEntry<'a> {
     pub details: Value,
 }
 
+/// The rows `(id, title, status, chat, message)` of shown objectives.
+pub(super) fn progress_rows(
+    rows: Vec<(i64, String, String, i64, i64)>,
+) -> Result<Vec<ProgressMessage>, StoreError> {
+    rows.into_iter()
+        .map(|(id, title, status, chat_id, message_id)| {
+            Ok(ProgressMessage {
+                objective_id: ObjectiveId::new(id),
+                title,
+                status: parse_text("objective status", &status)?,
+                chat_id,
+                message_id,
+            })
+        })
+        .collect()
+}
+
 /// An objective whose progress is shown in a chat message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressMessage {
@@ -314,17 +331,7 @@ impl Store {
             .fetch_all(pool)
             .await
         })?;
-        rows.into_iter()
-            .map(|(id, title, status, chat_id, message_id)| {
-                Ok(ProgressMessage {
-                    objective_id: ObjectiveId::new(id),
-                    title,
-                    status: parse_text("objective status", &status)?,
-                    chat_id,
-                    message_id,
-                })
-            })
-            .collect()
+        progress_rows(rows)
     }
 
     /// Changes what an objective says it is (the CEO corrected it).

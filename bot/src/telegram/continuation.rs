@@ -1,0 +1,138 @@
+//! What carries the CEO's conversation from one message to the next: the
+//! objective a message continues (the one it replies to, or the one just
+//! answered), what the Interpreter reads with it (recent messages, the
+//! profile entries it uses, that objective's result and tasks), corrections
+//! of a continued objective, and the Profiler queued every few messages.
+
+use chrono::TimeDelta;
+use serde_json::{Value, json};
+use teloxide::prelude::*;
+use ulias_agents::ceo_intel::{continuation_context, profile_context, queue_profiler};
+use ulias_agents::interpreter::{Continuing, objective_of};
+use ulias_agents::schemas::Interpretation;
+use ulias_core::domain::{ObjectiveId, Status};
+
+use super::App;
+use super::ceo::confirm;
+use super::edge::Incoming;
+use super::handlers::{HandlerError, HandlerResult};
+use crate::i18n::arg;
+
+/// How many past interactions the Interpreter sees.
+pub(super) const CONTEXT_INTERACTIONS: i64 = 5;
+/// How far back a correction looks for the reading it corrects.
+const CORRECTABLE_INTERACTIONS: i64 = 50;
+
+/// The objective this message may continue: the one whose message it
+/// replies to, or the one answered within `ceo.follow_up_window_minutes`.
+pub(super) async fn continuing(
+    app: &App,
+    incoming: &Incoming,
+) -> Result<Option<Continuing>, HandlerError> {
+    if let Some(reply_to) = incoming.reply_to
+        && let Some(objective) = app
+            .store
+            .objective_at_message(incoming.chat_id, i64::from(reply_to))
+            .await?
+    {
+        return Ok(Some(Continuing {
+            objective,
+            replied: true,
+        }));
+    }
+    let window = TimeDelta::minutes(i64::from(app.settings.ceo.follow_up_window_minutes));
+    Ok(app
+        .store
+        .last_answered_since(app.clock.now() - window)
+        .await?
+        .map(|(objective, _)| Continuing {
+            objective,
+            replied: false,
+        }))
+}
+
+/// A correction of a continued objective: still running, it is rewritten;
+/// finished, the corrected one starts, linked to it. Either way the reading
+/// that led to it counts as corrected.
+pub(super) async fn redo_corrected(
+    app: &App,
+    incoming: &Incoming,
+    interaction: i64,
+    objective_id: ObjectiveId,
+    reading: &Interpretation,
+) -> HandlerResult {
+    mark_corrected(app, objective_id, &incoming.text).await?;
+    let objective = app.store.objective(objective_id).await?;
+    let fixed = objective_of(reading);
+    if !objective.status.is_terminal() {
+        app.store
+            .rewrite_objective(objective_id, &fixed.title, &fixed.description)
+            .await?;
+        app.store
+            .settle_interaction(interaction, Some(objective_id), None)
+            .await?;
+        let text = app.texts.with(
+            "objective-corrected",
+            &[arg("id", objective_id), arg("title", &fixed.title)],
+        );
+        app.bot.send_message(ChatId(incoming.chat_id), text).await?;
+        return Ok(());
+    }
+    let created = app
+        .store
+        .create_objective(&fixed.following(objective_id), app.clock.now())
+        .await?;
+    app.store
+        .settle_interaction(interaction, Some(created.id), None)
+        .await?;
+    confirm(app, incoming.chat_id, &created).await
+}
+
+/// Marks the reading that created `objective` as corrected (with the words
+/// of the correction as feedback).
+async fn mark_corrected(app: &App, objective: ObjectiveId, feedback: &str) -> HandlerResult {
+    let recent = app
+        .store
+        .recent_interactions(CORRECTABLE_INTERACTIONS)
+        .await?;
+    if let Some(reading) = recent.iter().find(|i| i.objective_id == Some(objective)) {
+        app.store.mark_interaction_corrected(reading.id).await?;
+        app.store
+            .settle_interaction(reading.id, None, Some(feedback))
+            .await?;
+    }
+    Ok(())
+}
+
+/// Queues the Profiler every `ceo.profile_every_interactions` messages.
+pub(super) async fn profile_now_and_then(app: &App) -> HandlerResult {
+    let every = u64::from(app.settings.ceo.profile_every_interactions.max(1));
+    let count = app.store.interaction_count().await?;
+    if count > 0 && count % every == 0 {
+        let runner = &app.engine.runner;
+        queue_profiler(&app.store, &runner.catalogue, app.clock.now()).await?;
+    }
+    Ok(())
+}
+
+/// What the Interpreter reads besides the message: the last interactions,
+/// the profile entries that matter for it, and the objective it may continue.
+pub(super) async fn context(
+    app: &App,
+    message: &str,
+    continuing: Option<Continuing>,
+) -> Result<Value, HandlerError> {
+    let recent = app.store.recent_interactions(CONTEXT_INTERACTIONS).await?;
+    let mut context = json!({
+        "last_interactions": recent.iter().map(|i| json!({
+            "message": i.raw_message, "understood_as": i.interpreted_as, "feedback": i.feedback,
+        })).collect::<Vec<_>>(),
+        "profile": profile_context(&app.store, message).await?,
+    });
+    if let Some(c) = continuing {
+        let mut continues = continuation_context(&app.store, c.objective).await?;
+        continues["replied_to"] = json!(c.replied);
+        context["continues"] = continues;
+    }
+    Ok(context)
+}
