@@ -422,3 +422,53 @@ async fn a_strategist_proposal_waits_for_the_ceo_accept_starts_it_and_decline_is
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_correction_replied_to_a_finished_objective_starts_the_right_one_and_counts_as_corrected()
+{
+    let turns = vec![
+        interpretation("Vérifier les backups", 0.85, &[]),
+        backup_plan(),
+        backups_checked(),
+        simplified(None),
+        reading("Vérifier les snapshots ZFS", Some("correction"), None),
+        finish(
+            json!({"team": "ops", "rationale": "Which pool?", "escalate": "Which ZFS pool?",
+            "confidence": 0.4, "tasks": [{"key": "a", "agent": "backup", "title": "t", "description": "d",
+            "pipeline": "direct", "depends_on": [], "priority": 5}]}),
+        ),
+    ];
+    let s = Surface::start(Locale::Fr, turns).await;
+    s.tg.send_text(CEO, &ceo(), "verifie les backups");
+    let confirmation = s.message_containing(CEO, "Objectif #1 créé").await;
+    let answer = reply_to(&s, &confirmation).await;
+
+    s.tg.reply_text(
+        CEO,
+        &ceo(),
+        "non, je parlais des snapshots zfs",
+        id_of(&answer),
+    );
+
+    s.message_containing(CEO, "Objectif #2 créé : Vérifier les snapshots ZFS")
+        .await;
+    let corrected = s.store().objective(ObjectiveId::new(2)).await.unwrap();
+    assert_eq!(corrected.parent, Some(ObjectiveId::new(1)));
+    let first_reading = s
+        .store()
+        .recent_interactions(5)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|i| i.objective_id == Some(ObjectiveId::new(1)))
+        .unwrap();
+    assert!(
+        first_reading.corrected,
+        "the first reading counts as corrected"
+    );
+    assert_eq!(
+        first_reading.feedback.as_deref(),
+        Some("non, je parlais des snapshots zfs")
+    );
+    s.stop().await;
+}
