@@ -472,3 +472,34 @@ async fn a_correction_replied_to_a_finished_objective_starts_the_right_one_and_c
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_objective_the_ceo_stops_ends_with_an_answer_saying_so() {
+    let escalate = finish(
+        json!({"team": "ops", "rationale": "Unclear.", "escalate": "Which logs?",
+        "confidence": 0.3, "tasks": [{"key": "a", "agent": "analyst", "title": "t", "description": "d",
+        "pipeline": "direct", "depends_on": [], "priority": 5}]}),
+    );
+    let s = Surface::start(
+        Locale::Fr,
+        vec![interpretation("Lire les logs", 0.85, &[]), escalate],
+    )
+    .await;
+    s.tg.send_text(CEO, &ceo(), "regarde les logs de la nuit");
+    let confirmation = s.message_containing(CEO, "Objectif #1 créé").await;
+    played(&s, 2).await;
+
+    s.tg.send_text(CEO, &ceo(), "/stop 1");
+
+    let answer = reply_to(&s, &confirmation).await;
+    let text = answer["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("⏹ Objectif #1 arrêté : Lire les logs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Pourquoi : arrêté à votre demande."),
+        "{text}"
+    );
+    s.stop().await;
+}
