@@ -404,3 +404,70 @@ async fn trust_earned_before_a_restart_is_kept_after_it() {
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_slow_answer_to_a_group_question_holds_up_neither_moderation_nor_the_ceo() {
+    // The model takes 8 s to answer the question.
+    let mut slow = finish(
+        json!({"answer": "Le contrat officiel est 0x5aAe…", "sources": ["scan"],
+        "confidence": 0.9}),
+    );
+    slow["delay_ms"] = json!(8_000);
+    let s = start(group(false, 50), vec![slow]).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let holder = member(9501, "Léa");
+    let scammer = member(9502, "Airdrop Team");
+
+    let question = s.tg.send_text(
+        GROUP,
+        &holder,
+        "@ulias_test_bot quel est le contrat officiel ?",
+    );
+    // The question is with the model; the group and the CEO go on.
+    eventually("the question reaches the model", || async {
+        (!s.llm.requests().is_empty()).then_some(())
+    })
+    .await;
+    let asked = tokio::time::Instant::now();
+    let scam = s.tg.send_text(
+        GROUP,
+        &scammer,
+        &format!("Migration V2: send your tokens to {FOREIGN} now"),
+    );
+    s.tg.send_text(CEO, &ceo(), "/status");
+
+    let deleted =
+        s.tg.wait_for("deleteMessage", |p| p["message_id"] == scam, WAIT)
+            .await;
+    assert!(
+        deleted.is_some(),
+        "the scam is deleted while the answer is pending"
+    );
+    s.message_containing(CEO, "GPU").await;
+    assert!(
+        asked.elapsed() < Duration::from_secs(6),
+        "moderation and the CEO were served before the model answered: {:?}",
+        asked.elapsed()
+    );
+    assert!(
+        !s.tg
+            .sent_texts(GROUP)
+            .iter()
+            .any(|t| t.contains("Le contrat officiel")),
+        "the answer is still on its way"
+    );
+
+    let reply = s.message_containing(GROUP, "Le contrat officiel est").await;
+    assert_eq!(reply["reply_to_message"]["message_id"], question);
+    assert_eq!(
+        s.tg.sent_texts(GROUP)
+            .iter()
+            .filter(|t| t.contains("Le contrat officiel"))
+            .count(),
+        1,
+        "answered once"
+    );
+    s.stop().await;
+}

@@ -6,7 +6,8 @@
 //! A turn is either shorthand — `{"content": …, "tool_calls": [{"name", "arguments"}],
 //! "usage": {"prompt_tokens", "completion_tokens"}}` — wrapped into a chat
 //! completion, or `{"raw": {…}}` sent as is (for servers' quirks), or
-//! `{"status": 503}` for a failing server. Embeddings are deterministic
+//! `{"status": 503}` for a failing server; any turn may add `"delay_ms"`
+//! to answer only after that long (a slow model). Embeddings are deterministic
 //! bags of words, so similar texts get similar vectors.
 
 use std::net::SocketAddr;
@@ -84,16 +85,24 @@ async fn chat(
     State(script): State<Arc<Mutex<Script>>>,
     Json(request): Json<Value>,
 ) -> (StatusCode, Json<Value>) {
-    let mut script = script.lock().unwrap();
-    script.requests.push(request);
-    let Some(turn) = script.turns.get(script.next).cloned() else {
-        let played = script.next;
-        return error(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            &format!("script exhausted after {played} turns"),
-        );
+    let turn = {
+        let mut script = script.lock().unwrap();
+        script.requests.push(request);
+        let Some(turn) = script.turns.get(script.next).cloned() else {
+            let played = script.next;
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("script exhausted after {played} turns"),
+            );
+        };
+        script.next += 1;
+        turn
     };
-    script.next += 1;
+    // A slow model: the answer comes after the delay (the script is free
+    // for other requests meanwhile).
+    if let Some(delay) = turn.get("delay_ms").and_then(Value::as_u64) {
+        tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+    }
     if let Some(status) = turn.get("status").and_then(Value::as_u64) {
         let status = StatusCode::from_u16(status as u16).unwrap();
         return error(status, "scripted failure");

@@ -7,7 +7,7 @@ use ulias_core::domain::{
 };
 use ulias_core::store::StoreError;
 
-use super::{Engine, Settled};
+use super::{Engine, Settled, answers_now};
 use crate::runner::{RunError, RunOutcome};
 
 /// The options a doubtful result is put to the CEO with, in this order:
@@ -31,9 +31,12 @@ impl Engine {
             Ok(outcome) => outcome,
             Err(error) => return self.failed(task, &error).await,
         };
-        if outcome
-            .confidence
-            .is_some_and(|c| c < self.config.confidence_threshold)
+        // An unsure answer to a group question is the asker's loss, not a
+        // decision for the CEO: its caller does not send it.
+        if !answers_now(task)
+            && outcome
+                .confidence
+                .is_some_and(|c| c < self.config.confidence_threshold)
         {
             store
                 .block_task(task.id, worker, &outcome.to_task_outcome(), now)
@@ -131,6 +134,14 @@ impl Engine {
         let store = &self.runner.store;
         let worker = &self.config.worker;
         let now = self.runner.clock.now();
+        if answers_now(task) {
+            // Too late to answer later, too small to report.
+            store
+                .fail_task(task.id, worker, &error.to_string(), now)
+                .await?;
+            tracing::warn!(task = %task.id, %error, "a group question went unanswered");
+            return Ok(Settled::Failed);
+        }
         let status = if error.is_transient() {
             let retry_at = now + retry_backoff(task.attempts);
             store

@@ -34,6 +34,17 @@ pub use self::effects::{CONNECTOR, ProposalPolicy};
 pub use self::gate::DOUBT_OPTIONS;
 pub use self::incident::SIMPLIFIER;
 
+/// The kind of a community group's question: someone is waiting for its
+/// answer now (see [`answers_now`]).
+pub const GROUP_QUESTION: &str = "group_question";
+
+/// Whether someone is waiting on this task right now (a group question):
+/// its answer is sent or dropped by its caller, never put to the CEO as a
+/// doubt, retried later or reported as an incident.
+pub fn answers_now(task: &Task) -> bool {
+    task.kind.as_deref() == Some(GROUP_QUESTION)
+}
+
 /// How a worker runs tasks.
 #[derive(Debug, Clone)]
 pub struct EngineConfig {
@@ -49,6 +60,9 @@ pub struct EngineConfig {
     pub validation_reminder: TimeDelta,
     /// When the organisation's proposals may become objectives unasked.
     pub proposals: ProposalPolicy,
+    /// The most tasks one tick runs (the rest wait for the next), so a
+    /// tick's length stays bounded.
+    pub max_tasks_per_tick: usize,
 }
 
 impl Default for EngineConfig {
@@ -60,6 +74,7 @@ impl Default for EngineConfig {
             decision_timeout: TimeDelta::hours(24),
             validation_reminder: TimeDelta::hours(2),
             proposals: ProposalPolicy::default(),
+            max_tasks_per_tick: 32,
         }
     }
 }
@@ -111,14 +126,17 @@ impl Engine {
             queued: store.promote_ready_tasks(now).await?.len(),
             ..TickReport::default()
         };
-        while let Some(task) = store
-            .claim_next_task(
-                &self.config.worker,
-                self.runner.clock.now(),
-                self.config.lease,
-            )
-            .await?
-        {
+        for _ in 0..self.config.max_tasks_per_tick {
+            let Some(task) = store
+                .claim_next_task(
+                    &self.config.worker,
+                    self.runner.clock.now(),
+                    self.config.lease,
+                )
+                .await?
+            else {
+                break;
+            };
             match self.execute(&task).await? {
                 Settled::Completed => report.completed += 1,
                 Settled::AwaitingValidation => report.awaiting_validation += 1,

@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
-use serde_json::{Value, json};
+use serde_json::json;
 use teloxide::prelude::*;
 use teloxide::types::{
     ChatMemberUpdated, ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup, MessageId,
-    ReplyParameters, UserId,
+    UserId,
 };
-use ulias_agents::runner::RunMode;
+use ulias_agents::engine::GROUP_QUESTION;
 use ulias_agents::untrusted::wrap_untrusted;
 use ulias_antispam::model::SpamModel;
 use ulias_antispam::{
@@ -38,6 +38,15 @@ const SEED_SPAM: &str = include_str!("../../../fixtures/spam/crypto-spam.txt");
 const SEED_HAM: &str = include_str!("../../../fixtures/spam/crypto-ham.txt");
 /// The agent that answers questions in groups.
 const TG_BOT: &str = "tg_bot";
+/// Where a group question's task keeps the message to answer.
+pub(super) const REPLY_TO: &str = "reply_to";
+
+/// The message a group question's answer replies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(super) struct ReplyTo {
+    pub chat_id: i64,
+    pub message_id: i32,
+}
 
 /// What an ordinary member may do: write, post media, polls and previews,
 /// invite — not change the group's info, pin or manage topics.
@@ -686,8 +695,10 @@ pub async fn unban(app: &App, sample: i64) -> Result<Option<String>, HandlerErro
     Ok(Some(app.texts.get("group-unbanned")))
 }
 
-/// A question in a group: the TG Bot agent answers from the operation's
-/// file, with its read-only tools; the question reaches it as untrusted text.
+/// A question in a group: queued for the TG Bot agent, which answers from
+/// the operation's file with its read-only tools (the question reaches it
+/// as untrusted text). No model runs here: the engine runs the task and
+/// [`super::group_replies`] sends the answer, so moderation never waits.
 async fn answer_question(
     app: &App,
     guarded: &Guarded,
@@ -705,38 +716,19 @@ async fn answer_question(
         format!("Question in {}", guarded.settings.name),
         now,
     );
-    task.kind = Some("group_question".to_owned());
+    task.kind = Some(GROUP_QUESTION.to_owned());
     task.priority = Priority::new(8).unwrap_or_default();
+    task.max_attempts = 1;
+    let reply_to = ReplyTo {
+        chat_id: message.chat.id.0,
+        message_id: message.id.0,
+    };
     task.input = json!({
         "question": wrap_untrusted(&format!("telegram group {}", guarded.settings.name), text),
         "official_addresses": guarded.settings.official_addresses,
         "sections": ["scan", "telegram"],
+        REPLY_TO: reply_to,
     });
-    let worker = &app.engine.config.worker;
-    let task = app
-        .store
-        .create_claimed_task(&task, worker, now, chrono::TimeDelta::minutes(5))
-        .await?;
-    let outcome = match runner.run(&task, RunMode::Live).await {
-        Ok(outcome) => outcome,
-        Err(error) => {
-            app.store
-                .fail_task(task.id, worker, &error.to_string(), app.clock.now())
-                .await?;
-            return Ok(());
-        }
-    };
-    app.store
-        .complete_task(task.id, worker, &outcome.to_task_outcome(), app.clock.now())
-        .await?;
-    let sure = outcome
-        .confidence
-        .is_none_or(|c| c >= app.engine.config.confidence_threshold);
-    if let (Some(answer), true) = (outcome.output.get("answer").and_then(Value::as_str), sure) {
-        app.bot
-            .send_message(message.chat.id, clip(answer))
-            .reply_parameters(ReplyParameters::new(message.id))
-            .await?;
-    }
+    app.store.create_task(&task, now).await?;
     Ok(())
 }

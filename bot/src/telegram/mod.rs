@@ -12,6 +12,7 @@ mod ceo;
 mod commands;
 mod continuation;
 mod edge;
+mod group_replies;
 mod groups;
 mod handlers;
 mod log_channel;
@@ -102,6 +103,7 @@ pub async fn run(
     let outbox = tokio::spawn(outbox::run(app.clone(), outbox_stopped));
     let tasks = [
         tokio::spawn(engine_loop(app.clone())),
+        tokio::spawn(groups_loop(app.clone())),
         tokio::spawn(notify::run(app.clone())),
         tokio::spawn(log_channel::run(app.clone())),
         tokio::spawn(notify::ntfy_replies(app.clone())),
@@ -283,6 +285,19 @@ async fn engine_loop(app: Arc<App>) {
             Ok(report) => tracing::debug!(?report, "engine tick"),
             Err(error) => tracing::error!(%error, "the engine's tick failed"),
         }
+    }
+}
+
+/// The groups' own time (captcha deadlines, the end of raid mode) and the
+/// answers to their questions, every `engine.notify_seconds`: never behind
+/// an engine tick that runs models.
+async fn groups_loop(app: Arc<App>) {
+    let mut every = tokio::time::interval(Duration::from_secs(app.settings.engine.notify_seconds));
+    loop {
+        every.tick().await;
         groups::tick(&app).await;
+        if let Err(error) = group_replies::send(&app).await {
+            tracing::warn!(%error, "could not answer the group questions");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Where each CEO objective's answer went, and how a later message finds
-//! the objective it continues (a reply to its confirmation or its answer).
+//! the objective it continues (a reply to its confirmation or its answer);
+//! and the tasks whose answers someone waits for (group questions).
 //!
 //! The answer is sent, then recorded: a crash between the two sends it once
 //! more after the restart (the CEO reads it twice rather than never).
@@ -9,7 +10,7 @@ use chrono::{DateTime, Utc};
 use super::surface::{ProgressMessage, progress_rows};
 use super::time::{from_opt_ms, to_ms};
 use super::{Store, StoreError, with_pool};
-use crate::domain::{ObjectiveId, ObjectiveStatus};
+use crate::domain::{ObjectiveId, ObjectiveStatus, Task, TaskId, TaskStatus};
 
 impl Store {
     /// Objectives created since `since` whose confirmation is in a chat,
@@ -32,6 +33,30 @@ impl Store {
             .await
         })?;
         progress_rows(rows)
+    }
+
+    /// Tasks of `kind` completed since `since`, oldest first.
+    pub async fn completed_tasks_of_kind(
+        &self,
+        kind: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<Task>, StoreError> {
+        let ids: Vec<i64> = with_pool!(self, |pool| {
+            sqlx::query_scalar(
+                "SELECT id FROM tasks WHERE kind = $1 AND status = $2 AND completed_at >= $3 \
+                 ORDER BY completed_at, id",
+            )
+            .bind(kind)
+            .bind(TaskStatus::Completed.as_str())
+            .bind(to_ms(since))
+            .fetch_all(pool)
+            .await
+        })?;
+        let mut tasks = Vec::with_capacity(ids.len());
+        for id in ids {
+            tasks.push(self.task(TaskId::new(id)).await?);
+        }
+        Ok(tasks)
     }
 
     /// Whether the objective was confirmed in a chat (its answer goes there).
