@@ -471,3 +471,41 @@ async fn a_slow_answer_to_a_group_question_holds_up_neither_moderation_nor_the_c
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn questions_over_a_members_allowance_start_no_model_run() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let s = Surface::start_with(db, Locale::Fr, Vec::new(), |all| {
+        all.telegram.groups = vec![group(false, 50)];
+        all.limits.questions_per_member_per_hour = 2;
+    })
+    .await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let curious = member(9601, "Hugo");
+    let other = member(9602, "Inès");
+
+    for n in 1..=4 {
+        s.tg.send_text(
+            GROUP,
+            &curious,
+            &format!("@ulias_test_bot question {n} : c'est quoi le contrat ?"),
+        );
+    }
+    s.tg.send_text(GROUP, &other, "@ulias_test_bot et le site officiel ?");
+
+    let questions = "SELECT COUNT(*) FROM tasks WHERE kind = 'group_question'";
+    eventually("three questions queued", || async {
+        (s.db.scalar(questions).await == 3).then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        s.db.scalar(questions).await,
+        3,
+        "two from Hugo, one from Inès, no more"
+    );
+    s.stop().await;
+}

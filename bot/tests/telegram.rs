@@ -92,6 +92,34 @@ async fn a_short_unsure_text_asks_and_the_pressed_guess_becomes_the_objective() 
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_stranger_flooding_the_bot_is_audited_up_to_the_allowance_only() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let s = Surface::start_with(db, Locale::Fr, Vec::new(), |settings| {
+        settings.limits.stranger_messages_per_hour = 3;
+    })
+    .await;
+
+    for n in 0..10 {
+        s.tg.send_text(STRANGER, &stranger(), &format!("hello {n}"));
+    }
+    s.message_containing(STRANGER, "réservé à l'équipe").await;
+    eventually("every message delivered to the bot", || async {
+        (s.tg.pending_updates() == 0).then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let rows = s
+        .store()
+        .audit_rows("private_message_refused")
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 3, "audited up to the allowance");
+    assert_eq!(s.tg.sent_texts(STRANGER).len(), 1, "one refusal only");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_stranger_gets_one_refusal_nothing_else_and_an_audit_row() {
     let s = Surface::start(Locale::Fr, Vec::new()).await;
 

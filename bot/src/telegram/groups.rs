@@ -238,6 +238,7 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
         return Ok(());
     };
     let member = member_of(user);
+    let asker = member.id;
     if let Some(joined) = message.new_chat_members() {
         for user in joined {
             renamed(&guarded, &member_of(user));
@@ -299,7 +300,18 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
         .is_ok_and(|v| v.as_ref().is_none_or(|v| v.actions.is_empty()));
     verdict?;
     if clean && !edited && ulias_antispam::community::is_question(text, &app.username) {
-        answer_question(app, &guarded, message, text).await?;
+        // Over its allowance, a question is left for people: no model runs.
+        match app.limits.admit_question(message.chat.id.0, asker) {
+            Ok(()) => answer_question(app, &guarded, message, text).await?,
+            Err(limited) => {
+                tracing::info!(
+                    ?limited,
+                    chat = message.chat.id.0,
+                    user = asker,
+                    "a group question over its limit"
+                );
+            }
+        }
     }
     Ok(())
 }

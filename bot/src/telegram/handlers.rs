@@ -78,6 +78,10 @@ async fn on_member(app: Arc<App>, update: ChatMemberUpdated) -> HandlerResult {
 }
 
 async fn refuse_stranger(app: &App, incoming: &Incoming) -> HandlerResult {
+    // A flood from one stranger is audited up to the allowance only.
+    if !app.limits.admit_stranger(incoming.user_id) {
+        return Ok(());
+    }
     let now = app.clock.now();
     app.store
         .audit(

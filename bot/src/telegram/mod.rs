@@ -15,6 +15,7 @@ mod edge;
 mod group_replies;
 mod groups;
 mod handlers;
+mod limits;
 mod log_channel;
 mod notify;
 mod outbox;
@@ -80,6 +81,8 @@ pub struct App {
     pub guard: groups::Guard,
     /// Push notifications and A/B/C answers, when configured.
     pub ntfy: Option<crate::ntfy::Ntfy>,
+    /// What outsiders can make the bot do, per unit of time.
+    pub limits: limits::Limits,
     /// Where approved sites go live (none wired yet).
     pub site: Option<Arc<dyn crate::site::SitePublisher>>,
 }
@@ -226,6 +229,7 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
     Ok(App {
         storage: StoreStorage::new(store.clone(), clock.clone()),
         guard: groups::Guard::empty(),
+        limits: limits::Limits::from_settings(&settings.limits),
         ntfy,
         site: None,
         store,

@@ -102,6 +102,8 @@ pub struct Settings {
     pub x: XSettings,
     /// The conversation with the CEO: answers, follow-ups, profile, proposals.
     pub ceo: CeoSettings,
+    /// What outsiders can make the bot do, per unit of time.
+    pub limits: LimitSettings,
 }
 
 impl Default for Settings {
@@ -117,6 +119,7 @@ impl Default for Settings {
             engine: EngineSettings::default(),
             x: XSettings::default(),
             ceo: CeoSettings::default(),
+            limits: LimitSettings::default(),
         }
     }
 }
@@ -369,6 +372,33 @@ impl Default for EngineSettings {
             confidence_threshold: 0.7,
             decision_timeout_hours: 24,
             daily_report_hour: 20,
+        }
+    }
+}
+
+/// Rate limits on what outsiders can make the bot do: above them, a
+/// question is not queued (no model runs), a stranger's message is not
+/// audited again.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitSettings {
+    /// Questions one member may ask the bot per hour, in one group.
+    pub questions_per_member_per_hour: u32,
+    /// Questions one group may ask the bot per minute.
+    pub questions_per_group_per_minute: u32,
+    /// Model runs per minute that group traffic may start, all groups together.
+    pub group_model_calls_per_minute: u32,
+    /// Private messages per hour from one stranger that are audited.
+    pub stranger_messages_per_hour: u32,
+}
+
+impl Default for LimitSettings {
+    fn default() -> Self {
+        Self {
+            questions_per_member_per_hour: 6,
+            questions_per_group_per_minute: 10,
+            group_model_calls_per_minute: 20,
+            stranger_messages_per_hour: 3,
         }
     }
 }

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use secrecy::ExposeSecret;
 
 use super::{
-    BudgetSettings, CeoSettings, EngineSettings, ModelSettings, NtfySettings, Problem, Settings,
-    TelegramSettings, Tier, UpdateMode, XSettings,
+    BudgetSettings, CeoSettings, EngineSettings, LimitSettings, ModelSettings, NtfySettings,
+    Problem, Settings, TelegramSettings, Tier, UpdateMode, XSettings,
 };
 
 /// Collects problems, each tied to a key.
@@ -39,6 +39,7 @@ impl Settings {
         check_budgets(&self.budgets, &mut problems);
         check_engine(&self.engine, &mut problems);
         check_ceo(&self.ceo, &mut problems);
+        check_limits(&self.limits, &mut problems);
         check_ntfy(&self.ntfy, &mut problems);
         check_x(&self.x, &mut problems);
         problems.0
@@ -279,6 +280,29 @@ fn check_ceo(ceo: &CeoSettings, problems: &mut Problems) {
         "ceo.weekly_report_hour",
         "must be an hour from 0 to 23 (UTC)",
     );
+}
+
+fn check_limits(limits: &LimitSettings, problems: &mut Problems) {
+    for (key, value) in [
+        (
+            "limits.questions_per_member_per_hour",
+            limits.questions_per_member_per_hour,
+        ),
+        (
+            "limits.questions_per_group_per_minute",
+            limits.questions_per_group_per_minute,
+        ),
+        (
+            "limits.group_model_calls_per_minute",
+            limits.group_model_calls_per_minute,
+        ),
+        (
+            "limits.stranger_messages_per_hour",
+            limits.stranger_messages_per_hour,
+        ),
+    ] {
+        problems.check((1..=10_000).contains(&value), key, "must be 1–10000");
+    }
 }
 
 fn check_budgets(budgets: &BudgetSettings, problems: &mut Problems) {
