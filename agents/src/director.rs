@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use chrono::TimeDelta;
 use serde_json::{Value, json};
 use ulias_core::domain::{
-    NewDecision, NewTask, Objective, ObjectiveStatus, Pipeline, Priority, Task, TaskId, Urgency,
+    NewDecision, NewTask, Objective, ObjectiveStatus, Pipeline, Priority, Task, TaskId,
+    TaskOutcome, Urgency,
 };
 use ulias_core::store::{ObjectiveUpdate, StoreError};
 
@@ -128,26 +129,63 @@ pub enum PlanningError {
     Store(#[from] StoreError),
 }
 
-/// Plans `objective` with the Director agent.
+/// The kind of the Director's planning tasks.
+pub const PLAN_KIND: &str = "plan";
+
+/// Queues the planning of `objective`: a Director task the engine runs like
+/// any other (see [`plan_with`]), so a crash or a restart resumes it.
+pub async fn queue_planning(runner: &Runner, objective: &Objective) -> Result<Task, StoreError> {
+    let new = director_task(runner, objective)?;
+    runner.store.create_task(&new, runner.clock.now()).await
+}
+
+/// Plans `objective` with the Director agent now, as `worker` (its task is
+/// created claimed).
 pub async fn plan_objective(
     runner: &Runner,
     objective: &Objective,
     worker: &str,
 ) -> Result<Planned, PlanningError> {
+    let new = director_task(runner, objective)?;
+    let task = runner
+        .store
+        .create_claimed_task(&new, worker, runner.clock.now(), TimeDelta::minutes(15))
+        .await?;
+    plan_with(runner, objective, &task, worker).await
+}
+
+/// Plans `objective` with its Director task `task`, claimed by `worker`.
+/// Run again after a crash, it picks up where the objective stands: a plan
+/// already laid out is not laid out twice.
+pub async fn plan_with(
+    runner: &Runner,
+    objective: &Objective,
+    task: &Task,
+    worker: &str,
+) -> Result<Planned, PlanningError> {
     let store = &runner.store;
     let now = runner.clock.now();
-    store
-        .set_objective_status(
-            objective.id,
-            ObjectiveStatus::Planning,
-            ObjectiveUpdate::default(),
-            now,
-        )
-        .await?;
+    match store.objective(objective.id).await?.status {
+        ObjectiveStatus::Pending => {
+            store
+                .set_objective_status(
+                    objective.id,
+                    ObjectiveStatus::Planning,
+                    ObjectiveUpdate::default(),
+                    now,
+                )
+                .await?;
+        }
+        ObjectiveStatus::Planning => {}
+        // Laid out (or settled) before a crash: nothing left to plan.
+        _ => {
+            let done = TaskOutcome::default();
+            store.complete_task(task.id, worker, &done, now).await?;
+            return Ok(Planned::Tasks(Vec::new()));
+        }
+    }
     let catalogue = runner.catalogue.as_ref();
-    let mut input = json!({"objective": objective.title, "description": objective.description,
-                           "agents": agent_list(catalogue)});
-    let task = director_task(runner, objective, &input, worker).await?;
+    let mut input = task.input.clone();
     let mut problems = Vec::new();
     for attempt in 0..2 {
         let mut run_task = task.clone();
@@ -207,13 +245,8 @@ pub async fn plan_objective(
     .await
 }
 
-/// The Director's own task, claimed by `worker` at creation.
-async fn director_task(
-    runner: &Runner,
-    objective: &Objective,
-    input: &Value,
-    worker: &str,
-) -> Result<Task, StoreError> {
+/// The Director's task for `objective`, with what it plans from.
+fn director_task(runner: &Runner, objective: &Objective) -> Result<NewTask, StoreError> {
     let now = runner.clock.now();
     let spec = runner.catalogue.get(DIRECTOR);
     let team = spec.map_or(ulias_core::domain::Team::Direction, |s| s.team);
@@ -222,12 +255,12 @@ async fn director_task(
         .map_err(|e: ulias_core::domain::InvalidAgentName| StoreError::Invalid(e.to_string()))?;
     let mut task = NewTask::new(agent, team, format!("Plan: {}", objective.title), now);
     task.objective_id = Some(objective.id);
-    task.input = input.clone();
+    task.kind = Some(PLAN_KIND.to_owned());
+    task.max_attempts = 1;
+    task.input = json!({"objective": objective.title, "description": objective.description,
+                        "agents": agent_list(runner.catalogue.as_ref())});
     task.priority = objective.priority;
-    runner
-        .store
-        .create_claimed_task(&task, worker, now, TimeDelta::minutes(15))
-        .await
+    Ok(task)
 }
 
 async fn create_tasks(

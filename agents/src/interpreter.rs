@@ -6,7 +6,7 @@ use serde_json::json;
 use ulias_core::domain::{NewObjective, NewTask, Objective, ObjectiveId, Priority, Team};
 
 use crate::director::PlanningError;
-use crate::runner::{RunError, RunMode, Runner};
+use crate::runner::{LeaseTerms, RunError, Runner};
 use crate::schemas::{Interpretation, Relation};
 
 /// The Interpreter agent's name.
@@ -115,7 +115,6 @@ pub async fn read(
     context: serde_json::Value,
     worker: &str,
 ) -> Result<Interpretation, PlanningError> {
-    let store = &runner.store;
     let now = runner.clock.now();
     let spec = runner
         .catalogue
@@ -124,25 +123,8 @@ pub async fn read(
     let mut task = NewTask::new(spec.name.clone(), spec.team, "Interpret a CEO message", now);
     task.input = json!({"message": message, "context": context});
     task.priority = Priority::new(9).unwrap_or_default();
-    let task = store
-        .create_claimed_task(&task, worker, now, TimeDelta::minutes(5))
-        .await?;
-    let outcome = match runner.run(&task, RunMode::Live).await {
-        Ok(outcome) => outcome,
-        Err(error) => {
-            store
-                .fail_task(task.id, worker, &error.to_string(), runner.clock.now())
-                .await?;
-            return Err(error.into());
-        }
-    };
-    store
-        .complete_task(
-            task.id,
-            worker,
-            &outcome.to_task_outcome(),
-            runner.clock.now(),
-        )
+    let (_, outcome) = runner
+        .run_claimed(&task, worker, LeaseTerms::of(TimeDelta::minutes(5)))
         .await?;
     serde_json::from_value(outcome.output).map_err(|e| {
         PlanningError::Run(RunError::InvalidOutput {

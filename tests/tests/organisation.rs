@@ -105,6 +105,8 @@ async fn a_trusted_proposer_starts_its_objective_unasked_and_the_ceo_is_told() {
     strategist_record(&h, 10, 20).await;
     queue_strategist(&h).await;
 
+    // The proposal, then the planning it queued.
+    h.engine().tick().await.unwrap();
     h.engine().tick().await.unwrap();
 
     let proposal = h.db.store.proposal(ProposalId::new(11)).await.unwrap();
@@ -120,7 +122,7 @@ async fn a_trusted_proposer_starts_its_objective_unasked_and_the_ceo_is_told() {
     assert_eq!(
         objective.status,
         ObjectiveStatus::Blocked,
-        "planned at once (the Director asked)"
+        "planned on the next tick (the Director asked)"
     );
     let told = h
         .alerts

@@ -13,7 +13,7 @@ use ulias_core::store::{ProfileObservation, StoreError};
 
 use super::Engine;
 use crate::alerts::{Alert, AlertLevel, keys};
-use crate::director::plan_objective;
+use crate::director::queue_planning;
 use crate::schemas::{HealthReport, ObjectiveProposals, Observed, ProfileUpdate};
 
 /// The agent that links one team's finished work to another's.
@@ -143,8 +143,8 @@ impl Engine {
         Ok(())
     }
 
-    /// A trusted proposer's proposal: the objective is created and planned
-    /// now, and the CEO is told.
+    /// A trusted proposer's proposal: the objective is created, its planning
+    /// queued, and the CEO is told.
     async fn start_unasked(
         &self,
         new: &NewProposal,
@@ -168,9 +168,7 @@ impl Engine {
                 .with("rate", format!("{rate:.0}")),
         )
         .await;
-        if let Err(error) = plan_objective(&self.runner, &objective, &self.config.worker).await {
-            tracing::error!(%error, objective = %objective.id, "planning a proposed objective failed");
-        }
+        queue_planning(&self.runner, &objective).await?;
         Ok(())
     }
 

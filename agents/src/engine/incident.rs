@@ -7,7 +7,6 @@ use ulias_core::domain::{NewTask, Priority, Task};
 
 use super::Engine;
 use crate::alerts::{Alert, AlertLevel, keys};
-use crate::runner::RunMode;
 
 /// The agent that writes for the CEO.
 pub const SIMPLIFIER: &str = "simplifier";
@@ -48,25 +47,11 @@ impl Engine {
         new.max_attempts = 1;
         new.input = json!({"incident": raw, "task": task.title, "agent": task.agent, "attempts": task.attempts});
         let worker = &self.config.worker;
-        let claimed = runner
-            .store
-            .create_claimed_task(&new, worker, now, self.config.lease)
+        match runner
+            .run_claimed(&new, worker, self.config.lease_terms())
             .await
-            .ok()?;
-        match runner.run(&claimed, RunMode::Live).await {
-            Ok(outcome) => {
-                let done = runner
-                    .store
-                    .complete_task(
-                        claimed.id,
-                        worker,
-                        &outcome.to_task_outcome(),
-                        runner.clock.now(),
-                    )
-                    .await;
-                if let Err(error) = done {
-                    tracing::warn!(%error, "could not record the Simplifier's lines");
-                }
+        {
+            Ok((_, outcome)) => {
                 let lines: Vec<&str> = outcome
                     .output
                     .get("lines")?
@@ -78,10 +63,6 @@ impl Engine {
             }
             Err(error) => {
                 tracing::warn!(%error, "the Simplifier could not explain an incident");
-                let _ = runner
-                    .store
-                    .fail_task(claimed.id, worker, &error.to_string(), runner.clock.now())
-                    .await;
                 None
             }
         }

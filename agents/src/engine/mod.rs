@@ -18,6 +18,7 @@ mod effects;
 mod finish;
 mod gate;
 mod incident;
+mod planning;
 mod review;
 mod upkeep;
 
@@ -27,8 +28,9 @@ use ulias_core::playbook::SYSTEM_AGENT;
 use ulias_core::store::StoreError;
 
 use crate::alerts::Alert;
+use crate::director::PLAN_KIND;
 use crate::pipelines;
-use crate::runner::Runner;
+use crate::runner::{LeaseTerms, Runner, keeping_lease};
 
 pub use self::effects::{CONNECTOR, ProposalPolicy};
 pub use self::gate::DOUBT_OPTIONS;
@@ -52,6 +54,8 @@ pub struct EngineConfig {
     pub worker: String,
     /// How long a claim lasts without renewal.
     pub lease: TimeDelta,
+    /// How often a live run renews its claim (real time).
+    pub renew_every: std::time::Duration,
     /// Under this confidence, a result waits for the CEO.
     pub confidence_threshold: f64,
     /// How long the CEO has before the automatic choice applies.
@@ -70,6 +74,7 @@ impl Default for EngineConfig {
         Self {
             worker: "worker-1".to_owned(),
             lease: TimeDelta::minutes(15),
+            renew_every: std::time::Duration::from_secs(5 * 60),
             confidence_threshold: 0.7,
             decision_timeout: TimeDelta::hours(24),
             validation_reminder: TimeDelta::hours(2),
@@ -94,6 +99,42 @@ pub struct TickReport {
     pub failed: usize,
     /// Tasks that ended with their operation stopped (a no-go).
     pub stopped: usize,
+}
+
+impl EngineConfig {
+    /// The lease a claimed task is held with.
+    pub fn lease_terms(&self) -> LeaseTerms {
+        LeaseTerms {
+            length: self.lease,
+            renew_every: self.renew_every,
+        }
+    }
+}
+
+impl TickReport {
+    /// How many tasks the tick ran (whatever became of them).
+    pub fn ran(&self) -> usize {
+        self.completed
+            + self.awaiting_validation
+            + self.doubtful
+            + self.retried
+            + self.failed
+            + self.stopped
+    }
+
+    /// Adds another tick's figures to these.
+    pub fn add(&mut self, other: &TickReport) {
+        self.requeued += other.requeued;
+        self.decisions_applied += other.decisions_applied;
+        self.validations_flagged += other.validations_flagged;
+        self.queued += other.queued;
+        self.completed += other.completed;
+        self.awaiting_validation += other.awaiting_validation;
+        self.doubtful += other.doubtful;
+        self.retried += other.retried;
+        self.failed += other.failed;
+        self.stopped += other.stopped;
+    }
 }
 
 /// A worker.
@@ -150,13 +191,37 @@ impl Engine {
         Ok(report)
     }
 
+    /// Ticks until a tick finds less than its bound to run: the queue as it
+    /// stands, drained.
+    pub async fn drain(&self) -> Result<TickReport, StoreError> {
+        let mut total = TickReport::default();
+        loop {
+            let report = self.tick().await?;
+            total.add(&report);
+            if report.ran() < self.config.max_tasks_per_tick {
+                return Ok(total);
+            }
+        }
+    }
+
     /// Runs a task this worker claimed — a non-AI action, or its agent
     /// through its pipeline — and puts the result through the gate.
     pub async fn execute(&self, task: &Task) -> Result<Settled, StoreError> {
         if task.agent.as_str() == SYSTEM_AGENT {
             return self.perform_action(task).await;
         }
-        let result = pipelines::run(&self.runner, task, &self.config.worker).await;
+        if task.kind.as_deref() == Some(PLAN_KIND) {
+            return self.plan(task).await;
+        }
+        let result = keeping_lease(
+            &self.runner.store,
+            &self.runner.clock,
+            task.id,
+            &self.config.worker,
+            self.config.lease_terms(),
+            pipelines::run(&self.runner, task, &self.config.worker),
+        )
+        .await;
         let settled = self.gate(task, result).await?;
         if matches!(settled, Settled::Completed | Settled::Failed) {
             self.after_finish(task).await?;

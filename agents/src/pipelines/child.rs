@@ -4,7 +4,7 @@ use chrono::TimeDelta;
 use serde_json::Value;
 use ulias_core::domain::{NewTask, Task};
 
-use crate::runner::{RunError, RunMode, RunOutcome, Runner};
+use crate::runner::{LeaseTerms, RunError, RunOutcome, Runner};
 
 /// The agent that picks a horse race's winner.
 pub const JUDGE: &str = "judge";
@@ -37,7 +37,6 @@ impl<'a> Children<'a> {
         input: Value,
         temperature: Option<f32>,
     ) -> Result<RunOutcome, RunError> {
-        let store = &self.runner.store;
         let spec = self
             .runner
             .catalogue
@@ -52,36 +51,13 @@ impl<'a> Children<'a> {
         new.parent_task_id = Some(self.parent.id);
         new.input = input;
         new.max_attempts = 1;
-        let task = store
-            .create_claimed_task(&new, self.worker, now, CHILD_LEASE)
-            .await?;
         let mut runner = self.runner.clone();
         if temperature.is_some() {
             runner.config.temperature = temperature;
         }
-        match runner.run(&task, RunMode::Live).await {
-            Ok(outcome) => {
-                store
-                    .complete_task(
-                        task.id,
-                        self.worker,
-                        &outcome.to_task_outcome(),
-                        self.runner.clock.now(),
-                    )
-                    .await?;
-                Ok(outcome)
-            }
-            Err(error) => {
-                store
-                    .fail_task(
-                        task.id,
-                        self.worker,
-                        &error.to_string(),
-                        self.runner.clock.now(),
-                    )
-                    .await?;
-                Err(error)
-            }
-        }
+        let (_, outcome) = runner
+            .run_claimed(&new, self.worker, LeaseTerms::of(CHILD_LEASE))
+            .await?;
+        Ok(outcome)
     }
 }

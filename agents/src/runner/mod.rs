@@ -4,6 +4,7 @@
 //! within the agent's turns, the wall clock and its money. Every model call
 //! and tool call is a log row; every message is kept for replay.
 
+mod claimed;
 mod conversation;
 mod dispatch;
 mod record;
@@ -30,6 +31,7 @@ use crate::spec::{AgentSpec, Catalogue, PromptContext, render_system_prompt};
 use crate::tokens::estimate_tokens;
 use crate::tools::{ToolContext, ToolRegistry};
 
+pub use self::claimed::{LeaseTerms, keeping_lease};
 pub use self::dispatch::STUCK_AFTER;
 
 /// Limits and wording that apply to every run.

@@ -47,7 +47,9 @@ pub async fn run(
     };
     tracing::info!(%worker, interval = args.interval, "worker started");
     loop {
-        let report = engine.tick().await.context("The tick failed")?;
+        // Each pass drains the queue as it stands (a tick runs a bounded
+        // number of tasks).
+        let report = engine.drain().await.context("The tick failed")?;
         tracing::info!(?report, "tick");
         if args.once {
             writeln!(

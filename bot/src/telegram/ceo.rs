@@ -11,11 +11,11 @@ use teloxide::prelude::*;
 use teloxide::types::{
     ChatAction, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ReplyParameters,
 };
-use ulias_agents::director::plan_objective;
+use ulias_agents::director::queue_planning;
 use ulias_agents::interpreter::{Interpreted, interpret, objective_of, read};
 use ulias_agents::schemas::Interpretation;
-use ulias_core::domain::{NewObjective, Objective, ObjectiveStatus};
-use ulias_core::store::{NewInteraction, ObjectiveUpdate};
+use ulias_core::domain::{NewObjective, Objective};
+use ulias_core::store::NewInteraction;
 
 use super::App;
 use super::buttons::Button;
@@ -126,8 +126,8 @@ pub async fn on_guess(
 }
 
 /// Confirms an objective with its id, keeps the message for progress, and
-/// has the Director plan it in the background. Planning that fails fails
-/// the objective with its reason, which the CEO then reads as its answer.
+/// queues its planning by the Director. Planning that fails fails the
+/// objective with its reason, which the CEO then reads as its answer.
 pub(super) async fn confirm(app: &App, chat: i64, objective: &Objective) -> HandlerResult {
     let text = app.texts.with(
         "objective-created",
@@ -141,30 +141,10 @@ pub(super) async fn confirm(app: &App, chat: i64, objective: &Objective) -> Hand
     app.store
         .set_progress_message(objective.id, chat, i64::from(sent.id.0))
         .await?;
-    let runner = app.engine.runner.clone();
-    let worker = app.engine.config.worker.clone();
-    let objective = objective.clone();
-    tokio::spawn(async move {
-        if let Err(error) = plan_objective(&runner, &objective, &worker).await {
-            tracing::error!(%error, objective = %objective.id, "planning failed");
-            let update = ObjectiveUpdate {
-                error: Some(error.to_string()),
-                ..ObjectiveUpdate::default()
-            };
-            let failed = runner
-                .store
-                .set_objective_status(
-                    objective.id,
-                    ObjectiveStatus::Failed,
-                    update,
-                    runner.clock.now(),
-                )
-                .await;
-            if let Err(error) = failed {
-                tracing::error!(%error, objective = %objective.id, "could not record the failed planning");
-            }
-        }
-    });
+    // The engine plans it, woken now: a crash or a restart resumes the
+    // planning, and a failure ends the objective with its reason.
+    queue_planning(&app.engine.runner, objective).await?;
+    app.wake.notify_one();
     Ok(())
 }
 

@@ -742,5 +742,6 @@ async fn answer_question(
         REPLY_TO: reply_to,
     });
     app.store.create_task(&task, now).await?;
+    app.wake.notify_one();
     Ok(())
 }

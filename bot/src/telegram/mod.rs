@@ -83,6 +83,8 @@ pub struct App {
     pub ntfy: Option<crate::ntfy::Ntfy>,
     /// What outsiders can make the bot do, per unit of time.
     pub limits: limits::Limits,
+    /// Wakes the engine before its next tick (work someone waits for).
+    pub wake: tokio::sync::Notify,
     /// Where approved sites go live (none wired yet).
     pub site: Option<Arc<dyn crate::site::SitePublisher>>,
 }
@@ -230,6 +232,7 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         storage: StoreStorage::new(store.clone(), clock.clone()),
         guard: groups::Guard::empty(),
         limits: limits::Limits::from_settings(&settings.limits),
+        wake: tokio::sync::Notify::new(),
         ntfy,
         site: None,
         store,
@@ -277,7 +280,12 @@ async fn engine_loop(app: Arc<App>) {
     }
     let mut every = tokio::time::interval(Duration::from_secs(app.settings.engine.tick_seconds));
     loop {
-        every.tick().await;
+        // Every `engine.tick_seconds`, or at once when work was queued for
+        // someone waiting (a plan, a group question).
+        tokio::select! {
+            _ = every.tick() => {}
+            () = app.wake.notified() => {}
+        }
         if let Some(scheduler) = &scheduler
             && let Err(error) = scheduler
                 .tick(&app.store, &runner.catalogue, app.clock.now())
@@ -286,7 +294,13 @@ async fn engine_loop(app: Arc<App>) {
             tracing::error!(%error, "the schedule's tick failed");
         }
         match app.engine.tick().await {
-            Ok(report) => tracing::debug!(?report, "engine tick"),
+            Ok(report) => {
+                tracing::debug!(?report, "engine tick");
+                // A tick that hit its bound left work: the next one comes now.
+                if report.ran() >= app.engine.config.max_tasks_per_tick {
+                    app.wake.notify_one();
+                }
+            }
             Err(error) => tracing::error!(%error, "the engine's tick failed"),
         }
     }

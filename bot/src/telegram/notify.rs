@@ -229,6 +229,7 @@ async fn progress_text(
         ObjectiveStatus::Failed => app.texts.get("progress-failed"),
         ObjectiveStatus::Cancelled => app.texts.get("progress-cancelled"),
         ObjectiveStatus::Blocked => app.texts.get("progress-blocked"),
+        ObjectiveStatus::Pending | ObjectiveStatus::Planning => app.texts.get("progress-planning"),
         _ if tasks.is_empty() => app.texts.get("progress-planning"),
         _ => {
             let done = tasks
