@@ -256,7 +256,9 @@ fn director_task(runner: &Runner, objective: &Objective) -> Result<NewTask, Stor
     let mut task = NewTask::new(agent, team, format!("Plan: {}", objective.title), now);
     task.objective_id = Some(objective.id);
     task.kind = Some(PLAN_KIND.to_owned());
-    task.max_attempts = 1;
+    // Attempts are spent by crashes only (a lease that expired): a failed
+    // run fails the plan at once, with its reason.
+    task.max_attempts = 3;
     task.input = json!({"objective": objective.title, "description": objective.description,
                         "agents": agent_list(runner.catalogue.as_ref())});
     task.priority = objective.priority;
