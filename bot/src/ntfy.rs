@@ -11,7 +11,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use ulias_core::domain::{Decision, Urgency};
-use ulias_core::settings::NtfySettings;
+use ulias_core::settings::{HttpSettings, NtfySettings};
 use url::Url;
 
 /// The letters of a decision's buttons.
@@ -57,18 +57,21 @@ pub struct Answer {
 
 impl Ntfy {
     /// The client, when ntfy is configured.
-    pub fn from_settings(settings: &NtfySettings) -> Option<Self> {
-        // reqwest is built without a default TLS provider: ours is ring. A
-        // second install (another client did it) is refused harmlessly.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        settings.enabled().then(|| Self {
-            http: reqwest::Client::new(),
+    pub fn from_settings(
+        settings: &NtfySettings,
+        http: &HttpSettings,
+    ) -> Result<Option<Self>, NtfyError> {
+        if !settings.enabled() {
+            return Ok(None);
+        }
+        Ok(Some(Self {
+            http: crate::http::client(http)?,
             server: settings.server.clone(),
             topic: settings.topic.clone(),
             reply_topic: settings.reply_topic.clone(),
             token: settings.token.clone(),
             reply_token: settings.reply_token.clone(),
-        })
+        }))
     }
 
     /// Pushes a message to the alert topic.
@@ -134,6 +137,27 @@ impl Ntfy {
             actions,
         )
         .await
+    }
+
+    /// Pushes a message in the background: whoever pushes never waits on
+    /// ntfy (a failure is logged).
+    pub fn push(&self, title: String, message: String, urgency: Urgency) {
+        let ntfy = self.clone();
+        tokio::spawn(async move {
+            if let Err(error) = ntfy.publish(&title, &message, urgency, Vec::new()).await {
+                tracing::warn!(%error, %title, "could not push by ntfy");
+            }
+        });
+    }
+
+    /// Pushes a decision with its A/B/C actions in the background.
+    pub fn push_decision(&self, decision: Decision, text: String) {
+        let ntfy = self.clone();
+        tokio::spawn(async move {
+            if let Err(error) = ntfy.publish_decision(&decision, &text).await {
+                tracing::warn!(%error, decision = %decision.id, "could not push the decision by ntfy");
+            }
+        });
     }
 
     /// Opens the reply topic's JSON stream from after `since` (an event id),

@@ -8,6 +8,7 @@ use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use ulias_core::settings::HttpSettings;
 use ulias_core::store::XAccount;
 use url::Url;
 
@@ -100,12 +101,11 @@ pub struct XClient {
 }
 
 impl XClient {
-    pub fn new(api: Url) -> Self {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        Self {
-            http: reqwest::Client::new(),
+    pub fn new(api: Url, http: &HttpSettings) -> Result<Self, XError> {
+        Ok(Self {
+            http: crate::http::client(http)?,
             api,
-        }
+        })
     }
 
     /// Posts `text` (as a reply to `reply_to` for a thread's next part);

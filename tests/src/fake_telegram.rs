@@ -228,6 +228,8 @@ struct World {
     serial: u64,
     /// Unix time pinned by [`FakeTelegram::set_now`].
     pinned_now: Option<i64>,
+    /// Set by [`FakeTelegram::hang`]: no request is answered any more.
+    hung: bool,
 }
 
 struct Shared {
@@ -331,6 +333,13 @@ impl FakeTelegram {
         self.world()
             .failures
             .insert(method.to_ascii_lowercase(), (times, retry_after_secs));
+    }
+
+    /// From now on the Bot API accepts connections and answers nothing
+    /// (requests in flight are left waiting too, from their next call).
+    pub fn hang(&self) {
+        self.world().hung = true;
+        self.shared.updates_ready.notify_waiters();
     }
 
     /// Pins the `date` of messages and updates (unix seconds), e.g. to match
@@ -669,6 +678,10 @@ async fn endpoint(
 ) -> (StatusCode, Json<Value>) {
     if !token.starts_with("bot") {
         return not_found().await;
+    }
+    if shared.world.lock().unwrap().hung {
+        // A peer that accepts connections and never answers.
+        return std::future::pending().await;
     }
     let at = Instant::now();
     let method = canonical_method(&method);

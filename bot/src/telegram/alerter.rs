@@ -51,9 +51,9 @@ impl Alerter for TelegramAlerter {
                 AlertLevel::Critical => Urgency::Critical,
             };
             let (title, body) = render(&self.texts, &alert);
-            if let Err(error) = ntfy.publish(&title, &body, urgency, Vec::new()).await {
-                tracing::warn!(%error, "could not push the alert by ntfy");
-            }
+            // In the background: the chat never waits on ntfy, and a chat
+            // that fails never skips the push.
+            ntfy.push(title, body, urgency);
         }
         let Some(chat) = self.chat else {
             tracing::warn!(%alert, "no CEO chat is configured for alerts");

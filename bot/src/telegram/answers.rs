@@ -52,7 +52,7 @@ async fn answer(app: &App, pending: &ProgressMessage) -> HandlerResult {
         .record_answer(objective.id, i64::from(sent.id.0), app.clock.now())
         .await?;
     if ceo_away(app).await? {
-        push(app, &objective, &text).await;
+        push(app, &objective, &text);
     }
     Ok(())
 }
@@ -120,18 +120,13 @@ pub async fn ceo_seen(app: &App) -> HandlerResult {
     Ok(())
 }
 
-async fn push(app: &App, objective: &Objective, text: &str) {
+fn push(app: &App, objective: &Objective, text: &str) {
     let Some(ntfy) = &app.ntfy else {
         return;
     };
     let title = text.lines().next().unwrap_or(&objective.title).to_owned();
     let body = text.lines().skip(1).collect::<Vec<_>>().join("\n");
-    if let Err(error) = ntfy
-        .publish(&title, &body, Urgency::Normal, Vec::new())
-        .await
-    {
-        tracing::warn!(%error, objective = %objective.id, "could not push the answer by ntfy");
-    }
+    ntfy.push(title, body, Urgency::Normal);
 }
 
 /// Details: each task with its outcome, confidence and cost.

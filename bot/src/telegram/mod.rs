@@ -149,29 +149,55 @@ pub async fn run(
         }
         Ok::<(), anyhow::Error>(())
     };
+    // Once `shutdown` completes, Telegram and the publishers get
+    // `engine.stop_grace_seconds` to finish; then the process exits anyway
+    // (a Bot API that stopped answering must not hold it for hours).
+    let grace = Duration::from_secs(app.settings.engine.stop_grace_seconds);
+    let stopping = tokio::sync::Notify::new();
+    let listen = async {
+        tokio::select! {
+            listened = listen => listened,
+            () = async { stopping.notified().await; tokio::time::sleep(grace).await } => {
+                tracing::warn!("Telegram did not stop within the grace period: leaving it");
+                Ok(())
+            }
+        }
+    };
     let stop = async {
         shutdown.await;
-        loop {
-            match token.shutdown() {
-                Ok(done) => break done.await,
-                // The dispatcher has not started yet: wait for it.
-                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        tracing::info!("stopping");
+        stopping.notify_one();
+        let asked = async {
+            loop {
+                match token.shutdown() {
+                    Ok(done) => break done.await,
+                    // The dispatcher has not started yet: wait for it.
+                    Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+                }
             }
+        };
+        if tokio::time::timeout(grace, asked).await.is_err() {
+            tracing::warn!("the dispatcher did not stop within the grace period");
         }
     };
     let (listened, ()) = tokio::join!(listen, stop);
     for task in tasks {
         task.abort();
     }
-    // The publishers finish the job in hand (never left half-sent).
+    // The publishers finish the job in hand (never left half-sent), within
+    // the grace period.
     let _ = stop_outbox.send(true);
-    if tokio::time::timeout(Duration::from_secs(30), outbox)
+    let mut outbox = outbox;
+    if tokio::time::timeout(grace, &mut outbox).await.is_err() {
+        tracing::warn!("the publishers did not stop in time: a send in flight is left unknown");
+        outbox.abort();
+    }
+    if tokio::time::timeout(grace, app.store.close())
         .await
         .is_err()
     {
-        tracing::warn!("the publishers did not stop in time");
+        tracing::warn!("the store did not close in time");
     }
-    app.store.close().await;
     listened
 }
 
@@ -203,7 +229,8 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         .to_owned();
     let roles = Roles::from_settings(&settings.telegram);
     let texts = Texts::new(settings.locale);
-    let ntfy = crate::ntfy::Ntfy::from_settings(&settings.ntfy);
+    let ntfy = crate::ntfy::Ntfy::from_settings(&settings.ntfy, &settings.http)
+        .context("Failed to build the ntfy client")?;
     let alerter = Arc::new(alerter::TelegramAlerter::new(
         bot.clone(),
         roles.ceo_chat,

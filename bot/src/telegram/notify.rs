@@ -70,12 +70,8 @@ async fn decisions(app: &App) -> HandlerResult {
         app.store
             .set_decision_message(decision.id, chat, i64::from(message.0))
             .await?;
-        if let Some(ntfy) = &app.ntfy
-            && let Err(error) = ntfy
-                .publish_decision(&decision, &decision_text(app, &decision))
-                .await
-        {
-            tracing::warn!(%error, decision = %decision.id, "could not push the decision by ntfy");
+        if let Some(ntfy) = &app.ntfy {
+            ntfy.push_decision(decision.clone(), decision_text(app, &decision));
         }
     }
     Ok(())
@@ -311,12 +307,7 @@ async fn weekly_summary(app: &App) -> HandlerResult {
     app.store.set_cursor(WEEKLY_CURSOR, &week, now).await?;
     if let Some(ntfy) = &app.ntfy {
         let title = text.lines().next().unwrap_or_default().to_owned();
-        if let Err(error) = ntfy
-            .publish(&title, &text, ulias_core::domain::Urgency::Low, Vec::new())
-            .await
-        {
-            tracing::warn!(%error, "could not push the weekly summary by ntfy");
-        }
+        ntfy.push(title, text.clone(), ulias_core::domain::Urgency::Low);
     }
     Ok(())
 }
@@ -352,12 +343,7 @@ pub async fn send_summary(app: &App, chat: i64) -> HandlerResult {
         .await?;
     if let Some(ntfy) = &app.ntfy {
         let title = text.lines().next().unwrap_or_default().to_owned();
-        if let Err(error) = ntfy
-            .publish(&title, &text, ulias_core::domain::Urgency::Low, Vec::new())
-            .await
-        {
-            tracing::warn!(%error, "could not push the summary by ntfy");
-        }
+        ntfy.push(title, text.clone(), ulias_core::domain::Urgency::Low);
     }
     Ok(())
 }
@@ -370,7 +356,13 @@ pub async fn x_mentions(app: Arc<App>) {
     let Ok(vault) = crate::x::TokenVault::new(app.settings.x.token_key.as_ref()) else {
         return;
     };
-    let client = crate::x::XClient::new(app.settings.x.api_url.clone());
+    let client = match crate::x::XClient::new(app.settings.x.api_url.clone(), &app.settings.http) {
+        Ok(client) => client,
+        Err(error) => {
+            tracing::error!(%error, "the X mentions are not read");
+            return;
+        }
+    };
     let mut every = tokio::time::interval(Duration::from_secs(u64::from(
         app.settings.x.mentions_poll_seconds,
     )));

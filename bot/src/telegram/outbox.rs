@@ -231,7 +231,7 @@ async fn send_x(app: &App, job: &Publication) -> Result<Option<String>, HandlerE
         .set_publication_account(job.id, &account.name)
         .await?;
     let token = vault.open(account)?;
-    let client = XClient::new(app.settings.x.api_url.clone());
+    let client = XClient::new(app.settings.x.api_url.clone(), &app.settings.http)?;
     let mut first: Option<String> = None;
     let mut previous: Option<String> = None;
     for part in parts(content) {

@@ -104,6 +104,8 @@ pub struct Settings {
     pub ceo: CeoSettings,
     /// What outsiders can make the bot do, per unit of time.
     pub limits: LimitSettings,
+    /// How long the bot waits on the HTTP services it calls (ntfy, X).
+    pub http: HttpSettings,
 }
 
 impl Default for Settings {
@@ -120,6 +122,7 @@ impl Default for Settings {
             x: XSettings::default(),
             ceo: CeoSettings::default(),
             limits: LimitSettings::default(),
+            http: HttpSettings::default(),
         }
     }
 }
@@ -361,6 +364,9 @@ pub struct EngineSettings {
     pub decision_timeout_hours: u32,
     /// The hour (UTC, 0–23) the daily summary is sent.
     pub daily_report_hour: u32,
+    /// Seconds a stopping process waits for Telegram and the publishers
+    /// before it exits anyway (work in flight is left to the crash path).
+    pub stop_grace_seconds: u64,
 }
 
 impl Default for EngineSettings {
@@ -372,6 +378,28 @@ impl Default for EngineSettings {
             confidence_threshold: 0.7,
             decision_timeout_hours: 24,
             daily_report_hour: 20,
+            stop_grace_seconds: 10,
+        }
+    }
+}
+
+/// How long the bot waits on the HTTP services it calls (ntfy, X), so a
+/// peer that accepts connections and never answers holds nothing up.
+/// Model servers have their own, longer limit (a run can be long).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HttpSettings {
+    /// Seconds to open a connection.
+    pub connect_timeout_seconds: u64,
+    /// Seconds for a whole request, answer included.
+    pub request_timeout_seconds: u64,
+}
+
+impl Default for HttpSettings {
+    fn default() -> Self {
+        Self {
+            connect_timeout_seconds: 5,
+            request_timeout_seconds: 30,
         }
     }
 }

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use secrecy::ExposeSecret;
 
 use super::{
-    BudgetSettings, CeoSettings, EngineSettings, LimitSettings, ModelSettings, NtfySettings,
-    Problem, Settings, TelegramSettings, Tier, UpdateMode, XSettings,
+    BudgetSettings, CeoSettings, EngineSettings, HttpSettings, LimitSettings, ModelSettings,
+    NtfySettings, Problem, Settings, TelegramSettings, Tier, UpdateMode, XSettings,
 };
 
 /// Collects problems, each tied to a key.
@@ -40,6 +40,7 @@ impl Settings {
         check_engine(&self.engine, &mut problems);
         check_ceo(&self.ceo, &mut problems);
         check_limits(&self.limits, &mut problems);
+        check_http(&self.http, &mut problems);
         check_ntfy(&self.ntfy, &mut problems);
         check_x(&self.x, &mut problems);
         problems.0
@@ -232,6 +233,11 @@ fn check_engine(engine: &EngineSettings, problems: &mut Problems) {
         "must be an hour from 0 to 23 (UTC)",
     );
     problems.check(
+        (1..=600).contains(&engine.stop_grace_seconds),
+        "engine.stop_grace_seconds",
+        "must be 1–600 seconds",
+    );
+    problems.check(
         (1..=720).contains(&engine.decision_timeout_hours),
         "engine.decision_timeout_hours",
         "must be 1–720 hours",
@@ -280,6 +286,15 @@ fn check_ceo(ceo: &CeoSettings, problems: &mut Problems) {
         "ceo.weekly_report_hour",
         "must be an hour from 0 to 23 (UTC)",
     );
+}
+
+fn check_http(http: &HttpSettings, problems: &mut Problems) {
+    for (key, seconds) in [
+        ("http.connect_timeout_seconds", http.connect_timeout_seconds),
+        ("http.request_timeout_seconds", http.request_timeout_seconds),
+    ] {
+        problems.check((1..=600).contains(&seconds), key, "must be 1–600 seconds");
+    }
 }
 
 fn check_limits(limits: &LimitSettings, problems: &mut Problems) {
