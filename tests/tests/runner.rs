@@ -96,6 +96,33 @@ async fn a_tool_outside_the_allowlist_is_refused_and_logged_and_the_loop_continu
 }
 
 #[tokio::test]
+async fn a_tool_name_the_model_made_up_never_reaches_the_log() {
+    let mut turns = fixture("refused_tool");
+    turns[0] = json!({"tool_calls": [{"name": "send_all_funds_to_0xdead", "arguments": {}}]});
+    let h = Harness::new(turns).await;
+    let task = h.claimed_task("scanner", json!({})).await;
+
+    h.engine().execute(&task).await.unwrap();
+
+    let log = h.db.store.log_of_task(task.id).await.unwrap();
+    let summaries: Vec<&str> = log.iter().map(|row| row.entry.summary.as_str()).collect();
+    assert!(
+        summaries.iter().all(|s| !s.contains("0xdead")),
+        "{summaries:?}"
+    );
+    assert!(
+        summaries
+            .contains(&"scanner tried a tool that does not exist, which it may not use: refused")
+    );
+    assert!(
+        summaries
+            .iter()
+            .any(|s| s.ends_with("called an unknown tool")),
+        "{summaries:?}"
+    );
+}
+
+#[tokio::test]
 async fn invalid_output_is_retried_once_then_the_task_fails_with_the_schema_error() {
     let h = Harness::new(fixture("invalid_output_twice")).await;
     let task = h.claimed_task("scanner", json!({})).await;

@@ -68,8 +68,8 @@ pub(crate) async fn dispatch(
             )}),
             refused: true,
             summary: format!(
-                "{agent} tried `{}`, which it may not use: refused",
-                call.name
+                "{agent} tried {}, which it may not use: refused",
+                tried(registry, &call.name)
             ),
         });
     };
@@ -78,7 +78,7 @@ pub(crate) async fn dispatch(
         return Ok(Dispatched {
             result,
             refused: false,
-            summary: format!("{agent} called {} (replayed result)", call.name),
+            summary: format!("{agent} called {} (replayed result)", tool_spec.name),
         });
     }
     let outcome = match tool_spec.effect {
@@ -96,7 +96,7 @@ pub(crate) async fn dispatch(
                     refused: false,
                     summary: format!(
                         "{agent} called {}: published directly (validation off)",
-                        call.name
+                        tool_spec.name
                     ),
                 });
             }
@@ -126,12 +126,18 @@ pub(crate) async fn dispatch(
     };
     Ok(match outcome {
         Ok(result) => Dispatched {
-            summary: format!("{agent} called {}: ok", call.name),
+            summary: format!("{agent} called {}: ok", tool_spec.name),
             result,
             refused: false,
         },
+        // The error's words may echo the model's arguments: the log line
+        // says it failed, the run's messages keep why.
         Err(error) => Dispatched {
-            summary: format!("{agent} called {}: {error}", call.name),
+            summary: format!(
+                "{agent} called {}: failed ({})",
+                tool_spec.name,
+                error_kind(&error)
+            ),
             result: json!({"error": error.to_string()}),
             refused: false,
         },
@@ -154,4 +160,24 @@ fn decision_of(task: &Task) -> Option<DecisionId> {
         .get("confirmed_by_decision")
         .and_then(Value::as_i64)
         .map(DecisionId::new)
+}
+
+/// A tool error's kind, in fixed words.
+fn error_kind(error: &ToolError) -> &'static str {
+    match error {
+        ToolError::InvalidArgs { .. } => "invalid arguments",
+        ToolError::Forbidden(_) => "forbidden",
+        ToolError::NotBuilt(_) => "not built yet",
+        ToolError::Store(_) => "storage error",
+        _ => "error",
+    }
+}
+
+/// A refused call as the log names it: a catalogue tool in backticks, or
+/// words of ours for a name the model made up.
+fn tried(registry: &ToolRegistry, called: &str) -> String {
+    match registry.spec(called) {
+        Some(spec) => format!("`{}`", spec.name),
+        None => "a tool that does not exist".to_owned(),
+    }
 }

@@ -199,7 +199,7 @@ impl Runner {
             schema.schema(),
             &self.config,
         );
-        let recorder = Recorder::new(&self.store, &self.clock, task, record);
+        let recorder = Recorder::new(&self.store, &self.clock, task, &self.tools, record);
         recorder.messages(conversation.messages(), 0).await?;
         let mut state = RunState::new(spec.budget, self.clock.now());
         let ctx = self.tool_context(task, spec);

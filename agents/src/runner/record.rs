@@ -11,11 +11,15 @@ use super::dispatch::Dispatched;
 use crate::ledger::CallCost;
 use crate::model::{ChatMessage, ChatResponse, ToolCall};
 use crate::pools::ModelPool;
+use crate::tools::ToolRegistry;
 
 pub(crate) struct Recorder<'a> {
     store: &'a Store,
     clock: &'a SharedClock,
     task: &'a Task,
+    /// The catalogue: log summaries name its tools only, never a name the
+    /// model made up (an operation's log is public).
+    tools: &'a ToolRegistry,
     enabled: bool,
 }
 
@@ -24,12 +28,14 @@ impl<'a> Recorder<'a> {
         store: &'a Store,
         clock: &'a SharedClock,
         task: &'a Task,
+        tools: &'a ToolRegistry,
         enabled: bool,
     ) -> Self {
         Self {
             store,
             clock,
             task,
+            tools,
             enabled,
         }
     }
@@ -74,7 +80,10 @@ impl<'a> Recorder<'a> {
         let what = match action {
             Action::Finish(_) => "finished".to_owned(),
             Action::Calls(calls) => {
-                let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+                let names: Vec<&str> = calls
+                    .iter()
+                    .map(|c| catalogue_name(self.tools, &c.name))
+                    .collect();
                 format!("called {}", names.join(", "))
             }
             Action::Nudge(_) => "answered without an action".to_owned(),
@@ -162,4 +171,15 @@ impl<'a> Recorder<'a> {
         }
         Ok(())
     }
+}
+
+/// The tool's name as the catalogue spells it, or `an unknown tool` for a
+/// name the model made up (it never reaches a log line).
+pub(crate) fn catalogue_name<'a>(tools: &'a ToolRegistry, called: &str) -> &'a str {
+    if called == crate::tools::FINISH {
+        return crate::tools::FINISH;
+    }
+    tools
+        .spec(called)
+        .map_or("an unknown tool", |spec| spec.name)
 }
