@@ -235,6 +235,7 @@ pub const KEYS: &[&str] = &[
     "weekly-accuracy",
     "weekly-anticipated",
     "weekly-chart",
+    "forwarded-ask",
 ];
 
 /// The texts of one language.

@@ -92,6 +92,28 @@ async fn a_short_unsure_text_asks_and_the_pressed_guess_becomes_the_objective() 
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn commands_are_answered_in_private_and_in_the_team_chat_only() {
+    let s = Surface::start(Locale::En, Vec::new()).await;
+    const ELSEWHERE: i64 = -100_999;
+    s.tg.add_group(ELSEWHERE, "Some other group");
+
+    s.tg.send_text(ELSEWHERE, &teammate(), "/status");
+    s.tg.send_text(TEAM_CHAT, &teammate(), "/status");
+
+    s.message_containing(TEAM_CHAT, "GPU").await;
+    eventually("both commands delivered", || async {
+        (s.tg.pending_updates() == 0).then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert!(
+        s.tg.sent_texts(ELSEWHERE).is_empty(),
+        "nothing said in front of another group"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_stranger_flooding_the_bot_is_audited_up_to_the_allowance_only() {
     let db = TestDb::sqlite().await;
     db.migrated().await;

@@ -488,6 +488,24 @@ impl FakeTelegram {
         self.user_message(chat_id, from, content)
     }
 
+    /// A text `from` forwards into `chat_id`, first written by `author`
+    /// (`forward_origin` of type user); returns its message id.
+    pub fn forward_text(
+        &self,
+        chat_id: i64,
+        from: &FakeUser,
+        text: &str,
+        author: &FakeUser,
+    ) -> i32 {
+        let mut content = text_content(text);
+        let date = self.world().now();
+        content.insert(
+            "forward_origin".to_owned(),
+            json!({"type": "user", "date": date, "sender_user": author.to_json()}),
+        );
+        self.user_message(chat_id, from, content)
+    }
+
     /// The service message of users joining a group (`new_chat_members`,
     /// sent by the first of them); returns its message id.
     pub fn new_members_message(&self, chat_id: i64, users: &[FakeUser]) -> i32 {

@@ -40,7 +40,8 @@ pub async fn on_text(app: &App, incoming: &Incoming) -> HandlerResult {
         return correct(app, incoming, corrected).await;
     }
     let continuing = continuing(app, incoming).await?;
-    let context = context(app, &incoming.text, continuing).await?;
+    let forwarded = incoming.replied_forward.as_deref();
+    let context = context(app, &incoming.text, forwarded, continuing).await?;
     let reading = with_typing(app, incoming.chat_id, async {
         interpret(
             &app.engine.runner,

@@ -10,6 +10,7 @@ use teloxide::prelude::*;
 use ulias_agents::ceo_intel::{continuation_context, profile_context, queue_profiler};
 use ulias_agents::interpreter::{Continuing, objective_of};
 use ulias_agents::schemas::Interpretation;
+use ulias_agents::untrusted::wrap_untrusted;
 use ulias_core::domain::{ObjectiveId, Status};
 
 use super::App;
@@ -116,10 +117,12 @@ pub(super) async fn profile_now_and_then(app: &App) -> HandlerResult {
 }
 
 /// What the Interpreter reads besides the message: the last interactions,
-/// the profile entries that matter for it, and the objective it may continue.
+/// the profile entries that matter for it, the forwarded message it replies
+/// to (as untrusted text), and the objective it may continue.
 pub(super) async fn context(
     app: &App,
     message: &str,
+    forwarded: Option<&str>,
     continuing: Option<Continuing>,
 ) -> Result<Value, HandlerError> {
     let recent = app.store.recent_interactions(CONTEXT_INTERACTIONS).await?;
@@ -129,6 +132,10 @@ pub(super) async fn context(
         })).collect::<Vec<_>>(),
         "profile": profile_context(&app.store, message).await?,
     });
+    if let Some(forwarded) = forwarded {
+        // Someone else's words the CEO replied to: data, never instructions.
+        context["forwarded"] = json!(wrap_untrusted("a message the CEO forwarded", forwarded));
+    }
     if let Some(c) = continuing {
         let mut continues = continuation_context(&app.store, c.objective).await?;
         continues["replied_to"] = json!(c.replied);

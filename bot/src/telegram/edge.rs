@@ -14,6 +14,10 @@ pub struct Incoming {
     pub text: String,
     /// The message this one answers, if any.
     pub reply_to: Option<i32>,
+    /// Forwarded from someone else: words to look at, not an instruction.
+    pub forwarded: bool,
+    /// The text of the forwarded message this one replies to, if it does.
+    pub replied_forward: Option<String>,
 }
 
 impl Incoming {
@@ -32,6 +36,12 @@ impl Incoming {
                 .unwrap_or_else(|| user.first_name.clone()),
             text,
             reply_to: message.reply_to_message().map(|m| m.id.0),
+            forwarded: message.forward_origin().is_some(),
+            replied_forward: message
+                .reply_to_message()
+                .filter(|m| m.forward_origin().is_some())
+                .and_then(|m| m.text())
+                .map(str::to_owned),
         })
     }
 }

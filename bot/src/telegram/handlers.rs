@@ -60,10 +60,20 @@ async fn on_message(
         dialogue.exit().await?;
         return Ok(());
     }
-    if incoming.text.starts_with('/') && role != Role::Stranger {
+    // Commands are answered in private chats and the team chat only, never
+    // in front of a group the bot happens to be in.
+    let command_chat = incoming.private || Some(incoming.chat_id) == app.roles.team_chat;
+    if incoming.text.starts_with('/') && role != Role::Stranger && command_chat {
         return commands::answer(&app, &incoming, role).await;
     }
     if incoming.private && role == Role::Ceo {
+        if incoming.forwarded {
+            // Someone else's words: the CEO says what to do with them.
+            app.bot
+                .send_message(ChatId(incoming.chat_id), app.texts.get("forwarded-ask"))
+                .await?;
+            return Ok(());
+        }
         return ceo::on_text(&app, &incoming).await;
     }
     Ok(())
