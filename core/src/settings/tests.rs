@@ -166,7 +166,30 @@ fn webhook_mode_needs_its_section_and_https() {
     let text = "[telegram]\nmode = \"webhook\"\n[telegram.webhook]\nlisten = \"0.0.0.0:8443\"\n\
                 public_url = \"http://bot.example.org/tg\"\n";
     let error = parse(text).unwrap_err();
-    assert_eq!(problem_keys(&error), ["telegram.webhook.public_url"]);
+    assert_eq!(
+        problem_keys(&error),
+        [
+            "telegram.webhook.public_url",
+            "telegram.webhook.secret_token"
+        ]
+    );
+}
+
+#[test]
+fn a_webhook_secret_telegram_would_refuse_is_a_settings_error_not_a_panic() {
+    let webhook = "[telegram]\nmode = \"webhook\"\n[telegram.webhook]\nlisten = \"0.0.0.0:8443\"\n\
+                   public_url = \"https://bot.example.org/tg\"\n";
+    for secret in ["has space", "é-accent", "semi;colon", ""] {
+        let text = format!("{webhook}secret_token = \"{secret}\"\n");
+        let error = parse(&text).unwrap_err();
+        assert_eq!(
+            problem_keys(&error),
+            ["telegram.webhook.secret_token"],
+            "{secret:?}"
+        );
+    }
+    let text = format!("{webhook}secret_token = \"s3cret_Token-1\"\n");
+    assert!(parse(&text).is_ok());
 }
 
 #[test]

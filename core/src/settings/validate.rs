@@ -92,6 +92,20 @@ fn check_telegram(telegram: &TelegramSettings, problems: &mut Problems) {
             "telegram.webhook.public_url",
             "Telegram only delivers webhooks to https:// URLs",
         );
+        match &webhook.secret_token {
+            // Without it anyone who finds the URL can post forged updates
+            // (and several processes behind one URL cannot tell theirs).
+            None if telegram.mode == UpdateMode::Webhook => problems.add(
+                "telegram.webhook.secret_token",
+                "webhook mode needs a secret token: 1–256 characters among A–Z, a–z, 0–9, _ and -",
+            ),
+            None => {}
+            Some(secret) => problems.check(
+                is_webhook_secret(secret.expose_secret()),
+                "telegram.webhook.secret_token",
+                "Telegram accepts 1–256 characters among A–Z, a–z, 0–9, _ and - only",
+            ),
+        }
     }
     for (role, ids) in [("ceo", &telegram.users.ceo), ("team", &telegram.users.team)] {
         for (i, id) in ids.iter().enumerate() {
@@ -286,6 +300,14 @@ fn check_ceo(ceo: &CeoSettings, problems: &mut Problems) {
         "ceo.weekly_report_hour",
         "must be an hour from 0 to 23 (UTC)",
     );
+}
+
+/// Whether Telegram accepts `secret` as a webhook's `secret_token`.
+fn is_webhook_secret(secret: &str) -> bool {
+    (1..=256).contains(&secret.len())
+        && secret
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 fn check_http(http: &HttpSettings, problems: &mut Problems) {
