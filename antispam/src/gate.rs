@@ -1,16 +1,19 @@
 //! The join gate: a captcha for newcomers, impersonation checked at the
-//! door, and raid mode when joins come faster than a group grows.
+//! door, and raid mode when joins come faster than a group grows (it holds
+//! the newcomers, not the group, and ends when quiet or after its maximum).
 
 use crate::behaviour::impersonation;
 use crate::policy::{Member, Policy};
 use crate::state::{GroupState, PendingCaptcha};
 use crate::verdict::{Action, Rule, Verdict};
 
-/// A newcomer arrives.
+/// A newcomer arrives. Raid mode holds the newcomers only — those of the
+/// burst that started it and every one who joins while it lasts — never
+/// the members already there.
 pub fn join(policy: &Policy, state: &mut GroupState, member: &Member, now: i64) -> Verdict {
     let mut verdict = Verdict::default();
-    state.joins.push_back(now);
-    while state.joins.front().is_some_and(|at| *at <= now - 60) {
+    state.joins.push_back((now, member.id));
+    while state.joins.front().is_some_and(|(at, _)| *at <= now - 60) {
         state.joins.pop_front();
     }
     state.last_join = Some(now);
@@ -21,13 +24,18 @@ pub fn join(policy: &Policy, state: &mut GroupState, member: &Member, now: i64) 
             0.0,
             format!("{} joins in a minute", state.joins.len()),
         );
-        verdict.actions.push(Action::LockNewMembers);
         verdict.actions.push(Action::AlertTeam {
             text: format!(
-                "raid: {} joins in a minute; new members restricted",
+                "raid: {} joins in a minute; newcomers held until it ends",
                 state.joins.len()
             ),
         });
+        let burst: Vec<i64> = state.joins.iter().map(|(_, user)| *user).collect();
+        for user in burst {
+            hold(state, user, &mut verdict);
+        }
+    } else if state.raid_since.is_some() {
+        hold(state, member.id, &mut verdict);
     }
     impersonation(policy, member, &mut verdict);
     if verdict.hits.iter().any(|h| h.rule == Rule::Impersonation) {
@@ -61,6 +69,16 @@ pub fn join(policy: &Policy, state: &mut GroupState, member: &Member, now: i64) 
         });
     }
     verdict
+}
+
+/// Holds a raid's newcomer (once) until the raid ends.
+fn hold(state: &mut GroupState, user: i64, verdict: &mut Verdict) {
+    if !state.raid_held.contains(&user) {
+        state.raid_held.push(user);
+        // A captcha asked before the raid is moot: the hold replaces it.
+        state.captchas.remove(&user);
+        verdict.actions.push(Action::HoldNewcomer { user });
+    }
 }
 
 /// A newcomer answers the captcha: the right sum releases them.
@@ -99,11 +117,16 @@ pub fn tick(policy: &Policy, state: &mut GroupState, now: i64) -> Verdict {
     let quiet = state
         .last_join
         .is_none_or(|at| now - at >= policy.raid_quiet_seconds);
-    if state.raid_since.is_some() && quiet {
+    let too_long = state
+        .raid_since
+        .is_some_and(|since| now - since >= policy.raid_max_seconds);
+    if state.raid_since.is_some() && (quiet || too_long) {
         state.raid_since = None;
-        verdict.actions.push(Action::UnlockNewMembers);
+        for user in std::mem::take(&mut state.raid_held) {
+            verdict.actions.push(Action::Release { user });
+        }
         verdict.actions.push(Action::AlertTeam {
-            text: "raid over: new members may write again".into(),
+            text: "raid over: its newcomers may write".into(),
         });
     }
     verdict

@@ -51,6 +51,8 @@ pub struct Policy {
     pub raid_joins_per_minute: usize,
     /// Seconds without a join after which raid mode ends.
     pub raid_quiet_seconds: i64,
+    /// Seconds after which raid mode ends even if joins go on.
+    pub raid_max_seconds: i64,
     /// Emoji beyond this count are suspicious.
     pub max_emoji: usize,
     /// Seconds a mute lasts.
@@ -75,6 +77,7 @@ impl Default for Policy {
             trust_min_chars: 20,
             raid_joins_per_minute: 10,
             raid_quiet_seconds: 600,
+            raid_max_seconds: 3600,
             max_emoji: 8,
             mute_seconds: 3600,
         }

@@ -31,12 +31,14 @@ pub struct GroupState {
     pub members: HashMap<i64, MemberState>,
     /// Normalised texts recently posted by untrusted members: who and when.
     pub texts: HashMap<String, Vec<(i64, i64)>>,
-    /// Join times within the last minute.
-    pub joins: VecDeque<i64>,
+    /// Joins within the last minute: when, and who.
+    pub joins: VecDeque<(i64, i64)>,
     /// The last join, for ending raid mode after a quiet period.
     pub last_join: Option<i64>,
     /// Set while raid mode is on.
     pub raid_since: Option<i64>,
+    /// The newcomers held (may not write) until the raid ends.
+    pub raid_held: Vec<i64>,
     pub captchas: HashMap<i64, PendingCaptcha>,
 }
 

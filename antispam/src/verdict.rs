@@ -122,9 +122,11 @@ pub enum Action {
     Kick {
         user: i64,
     },
-    /// Raid mode: new members may not write (setChatPermissions).
-    LockNewMembers,
-    UnlockNewMembers,
+    /// Raid mode: this newcomer may not write until the raid ends (then
+    /// [`Action::Release`]).
+    HoldNewcomer {
+        user: i64,
+    },
     AlertTeam {
         text: String,
     },

@@ -134,10 +134,10 @@ fn a_foreign_address_from_a_non_admin_is_deleted_banned_and_answered_with_the_of
 }
 
 #[test]
-fn a_raid_of_200_joins_in_a_minute_locks_new_members_alerts_once_and_ends_by_itself() {
+fn a_raid_of_200_joins_in_a_minute_holds_the_newcomers_only_alerts_once_and_ends_by_itself() {
     let compiled = policy(Mode::Normal);
     let mut state = GroupState::default();
-    let mut locks = 0;
+    let mut held = Vec::new();
     let mut alerts = 0;
     for i in 0..200 {
         let verdict = check(
@@ -146,11 +146,10 @@ fn a_raid_of_200_joins_in_a_minute_locks_new_members_alerts_once_and_ends_by_its
             &Event::Join(member(1000 + i, "new", None)),
             T0 + i * 60 / 200,
         );
-        locks += verdict
-            .actions
-            .iter()
-            .filter(|a| **a == Action::LockNewMembers)
-            .count();
+        held.extend(verdict.actions.iter().filter_map(|a| match a {
+            Action::HoldNewcomer { user } => Some(*user),
+            _ => None,
+        }));
         alerts += verdict
             .actions
             .iter()
@@ -166,14 +165,70 @@ fn a_raid_of_200_joins_in_a_minute_locks_new_members_alerts_once_and_ends_by_its
             );
         }
     }
-    assert_eq!((locks, alerts), (1, 1));
+    let joined: Vec<i64> = (1000..1200).collect();
+    assert_eq!(
+        held, joined,
+        "every newcomer held once, the burst that started it included"
+    );
+    assert_eq!(alerts, 1);
+    let regular = check(
+        &compiled,
+        &mut state,
+        &message(7, 1, "gm everyone"),
+        T0 + 61,
+    );
+    assert!(
+        regular.actions.is_empty(),
+        "a member from before writes on: {regular:?}"
+    );
     let still = check(&compiled, &mut state, &Event::Tick, T0 + 120);
     assert!(
-        !still.actions.contains(&Action::UnlockNewMembers),
+        !still
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::Release { .. })),
         "not quiet long enough"
     );
     let over = check(&compiled, &mut state, &Event::Tick, T0 + 60 + 600);
-    assert!(over.actions.contains(&Action::UnlockNewMembers), "{over:?}");
+    let released: Vec<i64> = over
+        .actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Release { user } => Some(*user),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(released, joined, "the raid's newcomers may write again");
+}
+
+#[test]
+fn a_raid_that_never_goes_quiet_ends_at_its_maximum() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let mut now = T0;
+    let mut ended = false;
+    // 20 joins a minute for two hours: never 10 minutes of quiet.
+    for i in 0..2400 {
+        now = T0 + i * 3;
+        check(
+            &compiled,
+            &mut state,
+            &Event::Join(member(5000 + i, "bot", None)),
+            now,
+        );
+        let tick = check(&compiled, &mut state, &Event::Tick, now);
+        if tick
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::Release { .. }))
+        {
+            ended = true;
+            break;
+        }
+    }
+    assert!(ended, "the raid ended by itself");
+    // It started at the 11th join (30 s in) and lasted raid_max_seconds.
+    assert_eq!(now - T0, 30 + 3600);
 }
 
 #[test]

@@ -28,6 +28,7 @@ fn community() -> GroupSettings {
         stop_phrases: Vec::new(),
         raid_joins_per_minute: 50,
         raid_quiet_seconds: 600,
+        raid_max_seconds: 3600,
         captcha_seconds: 120,
     }
 }

@@ -206,6 +206,7 @@ fn policy_of(settings: &GroupSettings, admins: Vec<Member>) -> Policy {
         captcha_seconds: i64::from(settings.captcha_seconds),
         raid_joins_per_minute: settings.raid_joins_per_minute as usize,
         raid_quiet_seconds: i64::from(settings.raid_quiet_seconds),
+        raid_max_seconds: i64::from(settings.raid_max_seconds),
         ..Policy::default()
     }
 }
@@ -576,14 +577,9 @@ async fn act(
                 .only_if_banned(true)
                 .await?;
         }
-        Action::LockNewMembers => {
+        Action::HoldNewcomer { user } => {
             app.bot
-                .set_chat_permissions(chat, ChatPermissions::empty())
-                .await?;
-        }
-        Action::UnlockNewMembers => {
-            app.bot
-                .set_chat_permissions(chat, member_permissions())
+                .restrict_chat_member(chat, user_id(*user)?, ChatPermissions::empty())
                 .await?;
         }
         Action::AlertTeam { text } => {

@@ -243,6 +243,9 @@ pub struct GroupSettings {
     /// Seconds without a join after which raid mode ends by itself.
     #[serde(default = "default_raid_quiet")]
     pub raid_quiet_seconds: u32,
+    /// Seconds after which raid mode ends even if joins go on.
+    #[serde(default = "default_raid_max")]
+    pub raid_max_seconds: u32,
     /// Seconds a newcomer has to solve the captcha.
     #[serde(default = "default_captcha_seconds")]
     pub captcha_seconds: u32,
@@ -548,6 +551,10 @@ fn default_true() -> bool {
 
 fn default_raid_joins() -> u32 {
     10
+}
+
+fn default_raid_max() -> u32 {
+    3600
 }
 
 fn default_raid_quiet() -> u32 {

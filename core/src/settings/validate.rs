@@ -162,6 +162,11 @@ fn check_groups(telegram: &TelegramSettings, problems: &mut Problems) {
             "expected 1 to 86400 seconds",
         );
         problems.check(
+            (60..=86_400).contains(&group.raid_max_seconds),
+            key("raid_max_seconds"),
+            "must be 60–86400 seconds",
+        );
+        problems.check(
             (10..=3_600).contains(&group.captcha_seconds),
             key("captcha_seconds"),
             "expected 10 to 3600 seconds",
