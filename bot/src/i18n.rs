@@ -236,6 +236,7 @@ pub const KEYS: &[&str] = &[
     "weekly-anticipated",
     "weekly-chart",
     "forwarded-ask",
+    "publication-on-its-way",
 ];
 
 /// The texts of one language.

@@ -240,3 +240,4 @@ weekly-accuracy = Interprétation correcte : { $value }
 weekly-anticipated = Besoins anticipés : { $value }
 weekly-chart = Chaque jour : taux d'autonomie (en haut), vos interventions (en bas).
 forwarded-ask = Vous m'avez transféré un message : je ne le prends pas comme une consigne. Dites-moi ce que je dois en faire (par exemple en y répondant).
+publication-on-its-way = Elle est déjà en cours d'envoi.

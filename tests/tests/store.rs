@@ -937,7 +937,15 @@ async fn a_publication_is_claimed_once_and_an_interrupted_one_waits_for_a_person
     );
 
     store.resend_publication(id, t0()).await.unwrap();
+    assert!(
+        store.resend_publication(id, t0()).await.is_err(),
+        "a second Send again while it is queued is refused"
+    );
     let again = store.claim_publication(t0()).await.unwrap().unwrap();
+    assert!(
+        store.resend_publication(id, t0()).await.is_err(),
+        "nor while it is being sent (it would post twice)"
+    );
     store
         .mark_publication_sent(again.id, "-100:7", t0())
         .await

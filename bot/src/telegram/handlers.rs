@@ -174,7 +174,7 @@ async fn on_button(
             option,
         } => ceo::on_guess(&app, &press, interaction, option).await?,
         Button::Unban(sample) => groups::unban(&app, sample).await?,
-        Button::Resend(publication) => outbox::resend(&app, publication).await?,
+        Button::Resend(publication) => outbox::resend(&app, &press, publication).await?,
         Button::Details(objective) => answers::details(&app, &press, objective).await?,
         Button::Redo(objective) => answers::redo(&app, &press, objective).await?,
         Button::FollowUp(objective) => answers::follow_up(&app, &press, objective).await?,

@@ -15,12 +15,14 @@ use teloxide::types::{
     InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMedia, InputMediaPhoto,
     InputPollOption,
 };
-use ulias_core::domain::{Publication, PublicationId, PublicationTarget, ValidationKind};
+use ulias_core::domain::{
+    Publication, PublicationId, PublicationStatus, PublicationTarget, ValidationKind,
+};
 use ulias_core::store::StoreError;
 
 use super::App;
 use super::buttons::Button;
-use super::edge::clip;
+use super::edge::{Press, clip};
 use super::handlers::{HandlerError, HandlerResult};
 use crate::i18n::arg;
 
@@ -284,14 +286,30 @@ async fn report(app: &App, job: &Publication, key: &str) -> HandlerResult {
     Ok(())
 }
 
-/// The team's "send again" button.
-pub async fn resend(app: &App, id: i64) -> Result<Option<String>, HandlerError> {
+/// The team's "send again" button: once, from unknown or failed only (a
+/// second press while the job is queued or being sent is told so), and
+/// the button goes.
+pub async fn resend(app: &App, press: &Press, id: i64) -> Result<Option<String>, HandlerError> {
     match app
         .store
         .resend_publication(PublicationId::new(id), app.clock.now())
         .await
     {
-        Ok(()) => Ok(Some(app.texts.get("publication-resent"))),
+        Ok(()) => {
+            if let Some((chat, message)) = press.message {
+                app.bot
+                    .edit_message_reply_markup(ChatId(chat), message)
+                    .reply_markup(InlineKeyboardMarkup::default())
+                    .await?;
+            }
+            Ok(Some(app.texts.get("publication-resent")))
+        }
+        Err(StoreError::IllegalTransition { from, .. })
+            if from == PublicationStatus::Pending.as_str()
+                || from == PublicationStatus::Sending.as_str() =>
+        {
+            Ok(Some(app.texts.get("publication-on-its-way")))
+        }
         Err(StoreError::IllegalTransition { .. }) => Ok(Some(app.texts.get("validation-already"))),
         Err(error) => Err(error.into()),
     }

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::types::Json;
 
-use super::time::{count, from_ms, parse_text, predecessor_list, to_ms};
+use super::time::{count, from_ms, parse_text, to_ms};
 use super::{BackendKind, Store, StoreError, with_pool};
 use crate::domain::{Publication, PublicationId, PublicationStatus, ValidationId};
 
@@ -192,19 +192,21 @@ impl Store {
         id: PublicationId,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let sql = format!(
-            "UPDATE publications SET status = $1, not_before = $2, error = NULL \
-             WHERE id = $3 AND status IN ({})",
-            predecessor_list(PublicationStatus::Pending)
-        );
+        // Only from where a person must decide: a job pending or being sent
+        // (a delayed X post is `sending` → `pending`) is not sent twice.
         let updated = with_pool!(self, |pool| {
-            sqlx::query(sqlx::AssertSqlSafe(sql))
-                .bind(PublicationStatus::Pending.as_str())
-                .bind(to_ms(now))
-                .bind(id.get())
-                .execute(pool)
-                .await
-                .map(|done| done.rows_affected())
+            sqlx::query(
+                "UPDATE publications SET status = $1, not_before = $2, error = NULL \
+                 WHERE id = $3 AND status IN ($4, $5)",
+            )
+            .bind(PublicationStatus::Pending.as_str())
+            .bind(to_ms(now))
+            .bind(id.get())
+            .bind(PublicationStatus::Unknown.as_str())
+            .bind(PublicationStatus::Failed.as_str())
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
         })?;
         if updated == 0 {
             return Err(self
