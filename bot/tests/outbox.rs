@@ -132,3 +132,66 @@ async fn a_post_interrupted_mid_send_is_shown_as_unknown_and_sent_again_only_on_
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_send_whose_answer_never_comes_ends_unknown_and_send_again_twice_sends_once() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let id = pinned_post(&db.store).await;
+    db.store
+        .approve_validation(id, "bob", SystemClock.now())
+        .await
+        .unwrap();
+    let s = start(db).await;
+    // Telegram delivers the post, but its answer is lost on the way back.
+    s.tg.swallow_next("sendMessage", 1);
+
+    // teloxide gives up after its 17 s request timeout.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(40);
+    let alert = loop {
+        if let Some(alert) = s.tg.messages(TEAM_CHAT).into_iter().find(|m| {
+            m["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("interrompue pendant l'envoi"))
+        }) {
+            break alert;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no unknown-send alert"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let publication = s
+        .store()
+        .publication(ulias_core::domain::PublicationId::new(1))
+        .await
+        .unwrap();
+    assert_eq!(
+        publication.status,
+        PublicationStatus::Unknown,
+        "it may have gone out: not failed"
+    );
+    assert_eq!(posts_in_group(&s).len(), 1, "it did go out");
+
+    let resend = button_data(&alert)[0].clone();
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&alert), &resend);
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&alert), &resend);
+
+    s.tg.wait_for(
+        "answerCallbackQuery",
+        |p| p["text"] == "Elle est déjà en cours d'envoi.",
+        WAIT,
+    )
+    .await
+    .expect("the second press is told it is on its way");
+    eventually("the post sent again", || async {
+        (posts_in_group(&s).len() == 2).then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(posts_in_group(&s).len(), 2, "sent again once, not twice");
+    let edited = s.tg.message(TEAM_CHAT, id_of(&alert)).unwrap();
+    assert!(button_data(&edited).is_empty(), "the button is gone");
+    s.stop().await;
+}

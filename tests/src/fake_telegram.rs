@@ -230,6 +230,8 @@ struct World {
     pinned_now: Option<i64>,
     /// Set by [`FakeTelegram::hang`]: no request is answered any more.
     hung: bool,
+    /// Method → calls left that are carried out but never answered.
+    swallowed: HashMap<String, usize>,
 }
 
 struct Shared {
@@ -333,6 +335,14 @@ impl FakeTelegram {
         self.world()
             .failures
             .insert(method.to_ascii_lowercase(), (times, retry_after_secs));
+    }
+
+    /// The next `times` calls of `method` are carried out (the message is
+    /// delivered) but never answered: the caller's request times out.
+    pub fn swallow_next(&self, method: &str, times: usize) {
+        self.world()
+            .swallowed
+            .insert(method.to_ascii_lowercase(), times);
     }
 
     /// From now on the Bot API accepts connections and answers nothing
@@ -719,14 +729,22 @@ async fn endpoint(
     };
     let refused = answer.is_err();
     let (status, body) = envelope(answer);
-    shared.world.lock().unwrap().calls.push(Call {
-        method,
-        params: Value::Object(params),
-        at,
-        refused,
-        files,
-        answer: body.clone(),
-    });
+    let swallowed = {
+        let mut world = shared.world.lock().unwrap();
+        world.calls.push(Call {
+            method: method.clone(),
+            params: Value::Object(params),
+            at,
+            refused,
+            files,
+            answer: body.clone(),
+        });
+        world.swallow(&method)
+    };
+    if swallowed {
+        // Done, but the answer never leaves.
+        return std::future::pending().await;
+    }
     (status, Json(body))
 }
 
@@ -798,6 +816,17 @@ impl World {
             .get(&chat_id)
             .cloned()
             .unwrap_or_else(|| panic!("chat {chat_id} is not registered with the fake"))
+    }
+
+    /// Whether this call of `method` is one to leave unanswered.
+    fn swallow(&mut self, method: &str) -> bool {
+        match self.swallowed.get_mut(&method.to_ascii_lowercase()) {
+            Some(left) if *left > 0 => {
+                *left -= 1;
+                true
+            }
+            _ => false,
+        }
     }
 
     fn injected_failure(&mut self, method: &str) -> Option<Refusal> {

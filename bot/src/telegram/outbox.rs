@@ -82,6 +82,16 @@ async fn publish(app: &App, job: &Publication) {
             .mark_publication_sent(job.id, &external_id, app.clock.now())
             .await
             .map_err(HandlerError::from),
+        Err(error) if maybe_delivered(&error) => {
+            let unknown = app
+                .store
+                .mark_publication_unknown(job.id, &error.to_string())
+                .await;
+            match unknown {
+                Ok(()) => report(app, job, "publication-unknown").await,
+                Err(store) => Err(store.into()),
+            }
+        }
         Err(error) => {
             let failed = app
                 .store
@@ -95,6 +105,26 @@ async fn publish(app: &App, job: &Publication) {
     };
     if let Err(error) = recorded {
         tracing::error!(%error, publication = %job.id, "could not record a publication");
+    }
+}
+
+/// Whether a send that failed may still have been delivered: the request
+/// left and no answer came back (a timeout, a reset connection, an answer
+/// that could not be read). A refusal, or a connection never opened, was not.
+fn maybe_delivered(error: &HandlerError) -> bool {
+    let lost = |e: &reqwest::Error| !e.is_connect() && !e.is_builder();
+    if let Some(telegram) = error.downcast_ref::<teloxide::RequestError>() {
+        return match telegram {
+            teloxide::RequestError::Network(network) => {
+                !network.is_connect() && !network.is_builder()
+            }
+            teloxide::RequestError::Io(_) | teloxide::RequestError::InvalidJson { .. } => true,
+            _ => false,
+        };
+    }
+    match error.downcast_ref::<crate::x::XError>() {
+        Some(crate::x::XError::Http(http)) => lost(http),
+        _ => false,
     }
 }
 

@@ -168,6 +168,18 @@ impl Store {
             .await
     }
 
+    /// Records a job whose request left but whose answer never came (a
+    /// timeout, a reset connection): it may have been delivered, so a
+    /// person decides whether to send it again.
+    pub async fn mark_publication_unknown(
+        &self,
+        id: PublicationId,
+        error: &str,
+    ) -> Result<(), StoreError> {
+        self.finish_sending(id, PublicationStatus::Unknown, None, Some(error), None)
+            .await
+    }
+
     /// Every job left `sending` by a process that stopped mid-send becomes
     /// `unknown`; returns them, for the team to decide.
     pub async fn mark_interrupted_publications(&self) -> Result<Vec<Publication>, StoreError> {
