@@ -237,6 +237,8 @@ pub const KEYS: &[&str] = &[
     "weekly-chart",
     "forwarded-ask",
     "publication-on-its-way",
+    "groups-unprotected",
+    "groups-protected",
 ];
 
 /// The texts of one language.

@@ -519,3 +519,38 @@ async fn questions_over_a_members_allowance_start_no_model_run() {
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn groups_whose_protection_cannot_load_are_reported_and_protected_once_it_loads() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    // What the engine remembers of members cannot be read: protection fails.
+    db.execute("ALTER TABLE group_members RENAME TO group_members_away")
+        .await
+        .unwrap();
+    let s = Surface::start_with(db, Locale::Fr, Vec::new(), |all| {
+        all.telegram.groups = vec![group(false, 50)]
+    })
+    .await;
+
+    s.message_containing(TEAM_CHAT, "ne sont pas protégés")
+        .await;
+    s.db.execute("ALTER TABLE group_members_away RENAME TO group_members")
+        .await
+        .unwrap();
+    s.message_containing(TEAM_CHAT, "de nouveau protégés").await;
+
+    let scam = s.tg.send_text(
+        GROUP,
+        &member(9701, "Support Desk"),
+        &format!("Migration V2: send your tokens to {FOREIGN} now"),
+    );
+    let deleted =
+        s.tg.wait_for("deleteMessage", |p| p["message_id"] == scam, WAIT)
+            .await;
+    assert!(
+        deleted.is_some(),
+        "the group is guarded once its protection loads"
+    );
+    s.stop().await;
+}

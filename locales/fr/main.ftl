@@ -241,3 +241,5 @@ weekly-anticipated = Besoins anticipés : { $value }
 weekly-chart = Chaque jour : taux d'autonomie (en haut), vos interventions (en bas).
 forwarded-ask = Vous m'avez transféré un message : je ne le prends pas comme une consigne. Dites-moi ce que je dois en faire (par exemple en y répondant).
 publication-on-its-way = Elle est déjà en cours d'envoi.
+groups-unprotected = ⚠️ Les groupes ne sont pas protégés : l'anti-spam n'a pas pu se charger ({ $error }). J'essaie à nouveau.
+groups-protected = 🛡 Les groupes sont de nouveau protégés.

@@ -74,6 +74,45 @@ pub struct Guard {
     groups: Mutex<HashMap<i64, Arc<Guarded>>>,
 }
 
+/// Loads the groups' protection before the bot takes updates. When it
+/// cannot, the team is told the groups are not protected, and a loop tries
+/// again every `engine.notify_seconds` (and tells the team once it works):
+/// the groups are never left unguarded in silence.
+pub async fn guard(app: &Arc<App>) -> Option<tokio::task::JoinHandle<()>> {
+    let error = match Guard::load(app).await {
+        Ok(()) => return None,
+        Err(error) => error,
+    };
+    tracing::error!(%error, "the community groups are not protected; trying again");
+    let text = app.texts.with("groups-unprotected", &[arg("error", error)]);
+    tell_team(app, text).await;
+    let app = app.clone();
+    Some(tokio::spawn(async move {
+        let every = std::time::Duration::from_secs(app.settings.engine.notify_seconds);
+        loop {
+            tokio::time::sleep(every).await;
+            match Guard::load(&app).await {
+                Ok(()) => {
+                    tell_team(&app, app.texts.get("groups-protected")).await;
+                    return;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "the community groups are still not protected")
+                }
+            }
+        }
+    }))
+}
+
+async fn tell_team(app: &App, text: String) {
+    let Some(team) = app.roles.team_chat else {
+        return;
+    };
+    if let Err(error) = app.bot.send_message(ChatId(team), clip(&text)).await {
+        tracing::warn!(%error, "could not tell the team about the groups' protection");
+    }
+}
+
 impl Guard {
     /// No group yet; [`Guard::load`] fills it.
     pub fn empty() -> Self {

@@ -101,9 +101,7 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let app = Arc::new(build(settings).await?);
     commands::register(&app).await;
-    if let Err(error) = groups::Guard::load(&app).await {
-        tracing::error!(%error, "the community groups are not guarded");
-    }
+    let guarding = groups::guard(&app).await;
     let (stop_outbox, outbox_stopped) = tokio::sync::watch::channel(false);
     let outbox = tokio::spawn(outbox::run(app.clone(), outbox_stopped));
     let tasks = [
@@ -181,7 +179,7 @@ pub async fn run(
         }
     };
     let (listened, ()) = tokio::join!(listen, stop);
-    for task in tasks {
+    for task in tasks.into_iter().chain(guarding) {
         task.abort();
     }
     // The publishers finish the job in hand (never left half-sent), within
