@@ -184,3 +184,29 @@ async fn alerts_are_pushed_with_their_priority() {
     s.message_containing(CEO, "🚨").await;
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_subscription_backs_off_instead_of_retrying_every_second() {
+    let ntfy = FakeNtfy::start().await;
+    ntfy.refuse_streams(true);
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let s = start(&ntfy, db).await;
+
+    tokio::time::sleep(Duration::from_secs(7)).await;
+    let asked = ntfy.streams_asked();
+    // Waits of 1, 2 and 4 s (each up to a quarter longer): at most 4 tries
+    // in 7 s, where a retry every second made 7 or 8.
+    assert!((2..=4).contains(&asked), "{asked} subscriptions in 7 s");
+
+    ntfy.refuse_streams(false);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while ntfy.streams_opened() == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the stream never came back"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    s.stop().await;
+}

@@ -39,6 +39,10 @@ struct World {
     messages: Vec<Published>,
     next: u64,
     streams_opened: usize,
+    /// Set by [`FakeNtfy::refuse_streams`]: subscriptions answered 429.
+    refusing: bool,
+    /// Subscriptions asked for, refused ones included.
+    streams_asked: usize,
 }
 
 struct Shared {
@@ -97,6 +101,17 @@ impl FakeNtfy {
     /// How many streams were opened (a reconnect opens another).
     pub fn streams_opened(&self) -> usize {
         self.shared.world.lock().unwrap().streams_opened
+    }
+
+    /// Refuses every subscription with 429, as ntfy's per-IP limit does
+    /// (or accepts them again).
+    pub fn refuse_streams(&self, refusing: bool) {
+        self.shared.world.lock().unwrap().refusing = refusing;
+    }
+
+    /// How many subscriptions were asked for, refused ones included.
+    pub fn streams_asked(&self) -> usize {
+        self.shared.world.lock().unwrap().streams_asked
     }
 
     /// Closes every open stream, as a network drop would.
@@ -223,6 +238,15 @@ async fn stream(
             .into_owned()
             .collect();
     let topic = topic.trim_end_matches("/json").to_owned();
+    {
+        let mut world = shared.world.lock().unwrap();
+        world.streams_asked += 1;
+        if world.refusing {
+            let body =
+                json!({"code": 42908, "http": 429, "error": "limit reached: too many requests"});
+            return (StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response();
+        }
+    }
     let backlog: Vec<Published> = {
         let mut world = shared.world.lock().unwrap();
         world.streams_opened += 1;

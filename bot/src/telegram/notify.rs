@@ -87,19 +87,57 @@ pub async fn ntfy_replies(app: Arc<App>) {
     let Some(ntfy) = app.ntfy.clone() else {
         return;
     };
+    let mut backoff = RECONNECT_MIN;
     loop {
-        if let Err(error) = follow(&app, &ntfy).await {
-            tracing::warn!(%error, "the ntfy reply stream stopped; reconnecting");
+        match open_stream(&app, &ntfy).await {
+            // Refused or unreachable: wait longer each time (ntfy limits
+            // requests per IP; retrying every second gets the pushes
+            // blocked too).
+            Err(error) => {
+                tracing::warn!(%error, ?backoff, "the ntfy reply stream cannot be opened; trying again later");
+                tokio::time::sleep(with_jitter(backoff)).await;
+                backoff = next_backoff(backoff);
+            }
+            Ok(response) => {
+                backoff = RECONNECT_MIN;
+                if let Err(error) = follow(&app, response).await {
+                    tracing::warn!(%error, "the ntfy reply stream stopped; reconnecting");
+                }
+                tokio::time::sleep(RECONNECT_MIN).await;
+            }
         }
-        tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }
 
-async fn follow(app: &App, ntfy: &crate::ntfy::Ntfy) -> HandlerResult {
+/// The first wait before reconnecting, and the longest.
+const RECONNECT_MIN: Duration = Duration::from_secs(1);
+const RECONNECT_MAX: Duration = Duration::from_secs(300);
+
+/// The wait after `current` failed too: twice as long, at most [`RECONNECT_MAX`].
+fn next_backoff(current: Duration) -> Duration {
+    (current * 2).min(RECONNECT_MAX)
+}
+
+/// `wait` plus up to a quarter more, so several processes do not retry in step.
+fn with_jitter(wait: Duration) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.subsec_nanos());
+    wait + wait.mul_f64(f64::from(nanos % 1000) / 4000.0)
+}
+
+/// Opens the reply stream after the last event read.
+async fn open_stream(
+    app: &App,
+    ntfy: &crate::ntfy::Ntfy,
+) -> Result<reqwest::Response, super::handlers::HandlerError> {
     let since = app.store.cursor(NTFY_CURSOR).await?;
-    let mut response = ntfy
+    Ok(ntfy
         .subscribe(Some(since.as_deref().unwrap_or("all")))
-        .await?;
+        .await?)
+}
+
+async fn follow(app: &App, mut response: reqwest::Response) -> HandlerResult {
     let mut pending = String::new();
     while let Some(chunk) = response.chunk().await? {
         pending.push_str(&String::from_utf8_lossy(&chunk));
