@@ -95,7 +95,8 @@ pub async fn ntfy_replies(app: Arc<App>) {
             // blocked too).
             Err(error) => {
                 tracing::warn!(%error, ?backoff, "the ntfy reply stream cannot be opened; trying again later");
-                tokio::time::sleep(with_jitter(backoff)).await;
+                let nanos = app.clock.now().timestamp_subsec_nanos();
+                tokio::time::sleep(with_jitter(backoff, nanos)).await;
                 backoff = next_backoff(backoff);
             }
             Ok(response) => {
@@ -118,11 +119,9 @@ fn next_backoff(current: Duration) -> Duration {
     (current * 2).min(RECONNECT_MAX)
 }
 
-/// `wait` plus up to a quarter more, so several processes do not retry in step.
-fn with_jitter(wait: Duration) -> Duration {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.subsec_nanos());
+/// `wait` plus up to a quarter more, picked by `nanos` (the clock's), so
+/// several processes do not retry in step.
+fn with_jitter(wait: Duration, nanos: u32) -> Duration {
     wait + wait.mul_f64(f64::from(nanos % 1000) / 4000.0)
 }
 
