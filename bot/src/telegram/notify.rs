@@ -342,11 +342,16 @@ async fn weekly_summary(app: &App) -> HandlerResult {
         .caption(app.texts.get("weekly-chart"))
         .await?;
     app.store.set_cursor(WEEKLY_CURSOR, &week, now).await?;
+    push_summary(app, &text);
+    Ok(())
+}
+
+/// Pushes a summary by ntfy (its first line as the title), in the background.
+fn push_summary(app: &App, text: &str) {
     if let Some(ntfy) = &app.ntfy {
         let title = text.lines().next().unwrap_or_default().to_owned();
-        ntfy.push(title, text.clone(), ulias_core::domain::Urgency::Low);
+        ntfy.push(title, text.to_owned(), ulias_core::domain::Urgency::Low);
     }
-    Ok(())
 }
 
 /// Today's summary (UTC), as text.
@@ -378,10 +383,7 @@ pub async fn send_summary(app: &App, chat: i64) -> HandlerResult {
         )
         .caption(app.texts.get("report-chart"))
         .await?;
-    if let Some(ntfy) = &app.ntfy {
-        let title = text.lines().next().unwrap_or_default().to_owned();
-        ntfy.push(title, text.clone(), ulias_core::domain::Urgency::Low);
-    }
+    push_summary(app, &text);
     Ok(())
 }
 

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use super::surface::{ProgressMessage, progress_rows};
 use super::time::{from_opt_ms, to_ms};
 use super::{Store, StoreError, with_pool};
-use crate::domain::{ObjectiveId, ObjectiveStatus, Task, TaskId, TaskStatus};
+use crate::domain::{ObjectiveId, ObjectiveStatus, Task, TaskStatus};
 
 impl Store {
     /// Objectives created since `since` whose confirmation is in a chat,
@@ -52,11 +52,7 @@ impl Store {
             .fetch_all(pool)
             .await
         })?;
-        let mut tasks = Vec::with_capacity(ids.len());
-        for id in ids {
-            tasks.push(self.task(TaskId::new(id)).await?);
-        }
-        Ok(tasks)
+        self.tasks_with_ids(ids).await
     }
 
     /// Whether the objective was confirmed in a chat (its answer goes there).

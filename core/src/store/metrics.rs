@@ -47,11 +47,7 @@ impl Store {
             .fetch_all(pool)
             .await
         })?;
-        let mut tasks = Vec::with_capacity(ids.len());
-        for id in ids {
-            tasks.push(self.task(crate::domain::TaskId::new(id)).await?);
-        }
-        Ok(tasks)
+        self.tasks_with_ids(ids).await
     }
 
     /// Writes the metrics row of a finished task, once (a second call for

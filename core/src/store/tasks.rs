@@ -401,6 +401,15 @@ impl Store {
         Ok(tasks)
     }
 
+    /// The tasks with these ids, in the order given.
+    pub(crate) async fn tasks_with_ids(&self, ids: Vec<i64>) -> Result<Vec<Task>, StoreError> {
+        let mut tasks = Vec::with_capacity(ids.len());
+        for id in ids {
+            tasks.push(self.task(TaskId::new(id)).await?);
+        }
+        Ok(tasks)
+    }
+
     /// Queues every pending task that is due at `now` and whose dependencies
     /// are all completed. Returns the tasks queued.
     pub async fn promote_ready_tasks(&self, now: DateTime<Utc>) -> Result<Vec<TaskId>, StoreError> {
