@@ -9,8 +9,9 @@ use std::collections::HashMap;
 use chrono::TimeDelta;
 use serde_json::{Value, json};
 use ulias_core::domain::{
-    NewDecision, NewTask, Objective, ObjectiveStatus, Pipeline, Priority, Task, TaskId,
-    TaskOutcome, Urgency,
+    DecisionKind, DecisionOption, NewDecision, NewTask, Objective, ObjectiveStatus, Pipeline,
+    Priority, Task, TaskId,
+    TaskOutcome,
 };
 use ulias_core::store::{ObjectiveUpdate, StoreError};
 
@@ -314,15 +315,13 @@ async fn escalate(
     let store = &runner.store;
     let now = runner.clock.now();
     let decision = NewDecision {
-        task_id: None,
         objective_id: Some(objective.id),
-        question: format!("How should \"{}\" be done?", objective.title),
+        operation_id: objective.operation_id,
         context_summary: reason.chars().take(500).collect(),
-        options: vec!["Let me rephrase it".into(), "Drop the objective".into()],
-        recommended: Some(0),
-        urgency: Urgency::Normal,
-        timeout_at: None,
-        auto_decision: None,
+        recommended: Some(DecisionOption::Replan),
+        ..NewDecision::new(DecisionKind::Escalation {
+            title: objective.title.clone(),
+        })
     };
     store.create_decision(&decision, now).await?;
     store

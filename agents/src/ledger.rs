@@ -50,11 +50,16 @@ pub enum BudgetExceeded {
         spent: Usd,
         estimate: Usd,
     },
-    /// The objective's or operation's cap.
+    /// The objective's cap.
     #[error(
         "the objective's cap of {cap} would be exceeded ({spent} spent, next call ~{estimate})"
     )]
     Objective { cap: Usd, spent: Usd, estimate: Usd },
+    /// The operation's cap (`budgets.operation_cap_usd`).
+    #[error(
+        "the operation's cap of {cap} would be exceeded ({spent} spent, next call ~{estimate})"
+    )]
+    Operation { cap: Usd, spent: Usd, estimate: Usd },
     /// The cloud pool's monthly cap.
     #[error(
         "the cloud's monthly cap of {cap} is reached ({spent} spent this month, next call ~{estimate})"
@@ -142,21 +147,32 @@ impl Ledger {
             }
             .into());
         }
-        let cap = dollars(self.budgets.objective_cap_usd);
-        let spent = match scope {
-            SpendScope::Objective(id) => Some(self.store.objective_spend(id).await?),
-            SpendScope::Operation(id) => Some(self.store.operation_spend(id).await?),
-            SpendScope::None => None,
-        };
-        if let Some(spent) = spent
-            && spent + estimate > cap
-        {
-            return Err(BudgetExceeded::Objective {
-                cap,
-                spent,
-                estimate,
+        match scope {
+            SpendScope::Objective(id) => {
+                let cap = dollars(self.budgets.objective_cap_usd);
+                let spent = self.store.objective_spend(id).await?;
+                if spent + estimate > cap {
+                    return Err(BudgetExceeded::Objective {
+                        cap,
+                        spent,
+                        estimate,
+                    }
+                    .into());
+                }
             }
-            .into());
+            SpendScope::Operation(id) => {
+                let cap = dollars(self.budgets.operation_cap_usd);
+                let spent = self.store.operation_spend(id).await?;
+                if spent + estimate > cap {
+                    return Err(BudgetExceeded::Operation {
+                        cap,
+                        spent,
+                        estimate,
+                    }
+                    .into());
+                }
+            }
+            SpendScope::None => {}
         }
         if cloud {
             self.check_cloud(estimate).await?;

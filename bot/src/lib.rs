@@ -18,6 +18,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod decision_text;
 pub mod http;
 pub mod i18n;
 pub mod logging;

@@ -105,10 +105,14 @@ impl Ntfy {
     }
 
     /// A decision as a push with one button per option (at most 3: A, B, C).
-    pub async fn publish_decision(&self, decision: &Decision, text: &str) -> Result<(), NtfyError> {
+    pub async fn publish_decision(
+        &self,
+        decision: &Decision,
+        labels: &[String],
+        text: &str,
+    ) -> Result<(), NtfyError> {
         let reply_url = self.server.join(&self.reply_topic)?;
-        let actions = decision
-            .options
+        let actions = labels
             .iter()
             .zip(LETTERS)
             .map(|(option, letter)| {
@@ -151,10 +155,10 @@ impl Ntfy {
     }
 
     /// Pushes a decision with its A/B/C actions in the background.
-    pub fn push_decision(&self, decision: Decision, text: String) {
+    pub fn push_decision(&self, decision: Decision, labels: Vec<String>, text: String) {
         let ntfy = self.clone();
         tokio::spawn(async move {
-            if let Err(error) = ntfy.publish_decision(&decision, &text).await {
+            if let Err(error) = ntfy.publish_decision(&decision, &labels, &text).await {
                 tracing::warn!(%error, decision = %decision.id, "could not push the decision by ntfy");
             }
         });

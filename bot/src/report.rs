@@ -112,7 +112,10 @@ impl Summary {
         for decision in &self.pending {
             lines.push(texts.with(
                 "report-decision-line",
-                &[arg("id", decision.id), arg("question", &decision.question)],
+                &[
+                    arg("id", decision.id),
+                    arg("question", crate::decision_text::question(texts, decision)),
+                ],
             ));
         }
         lines.join("\n")

@@ -25,6 +25,7 @@ fn group(captcha: bool, raid_joins: u32) -> GroupSettings {
         mode: ModerationMode::Normal,
         captcha,
         official_addresses: vec![OFFICIAL.to_owned()],
+        operation: None,
         allowed_domains: vec!["pepe2.example.org".to_owned()],
         stop_phrases: Vec::new(),
         raid_joins_per_minute: raid_joins,

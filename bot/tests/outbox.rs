@@ -24,6 +24,7 @@ fn community() -> GroupSettings {
         mode: ModerationMode::DryRun,
         captcha: false,
         official_addresses: Vec::new(),
+        operation: None,
         allowed_domains: Vec::new(),
         stop_phrases: Vec::new(),
         raid_joins_per_minute: 50,

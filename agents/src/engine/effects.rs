@@ -68,6 +68,9 @@ impl Engine {
         let (TaskStatus::Completed, Some(output)) = (done.status, done.result.as_ref()) else {
             return Ok(());
         };
+        if let Some(candidate) = crate::operations::offered_candidate(&done) {
+            return self.offer_start(&done, candidate, output).await;
+        }
         let Some(spec) = self.runner.catalogue.get(done.agent.as_str()) else {
             return Ok(());
         };

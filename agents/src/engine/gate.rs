@@ -2,7 +2,8 @@
 
 use serde_json::{Value, json};
 use ulias_core::domain::{
-    NewDecision, NewValidation, PublicationTarget, Task, TaskStatus, Urgency, ValidationKind,
+    DecisionKind, DecisionOption, NewDecision, NewValidation, PublicationTarget, Task, TaskStatus,
+    Urgency, ValidationKind,
     ValidationStatus, retry_backoff,
 };
 use ulias_core::store::StoreError;
@@ -12,7 +13,6 @@ use crate::runner::{RunError, RunOutcome};
 
 /// The options a doubtful result is put to the CEO with, in this order:
 /// accept it, run it again, cancel the task.
-pub const DOUBT_OPTIONS: [&str; 3] = ["Accept the result", "Run it again", "Cancel the task"];
 
 /// The verdict a gate step answers to stop its operation.
 const NO_GO: &str = "no_go";
@@ -165,18 +165,17 @@ impl Engine {
         NewDecision {
             task_id: Some(task.id),
             objective_id: task.objective_id,
-            question: format!(
-                "{} is only {:.0}% sure of its result for \"{}\". Accept it?",
-                task.agent,
-                confidence * 100.0,
-                task.title
-            ),
+            operation_id: task.operation_id,
             context_summary: summary_of(&outcome.output),
-            options: DOUBT_OPTIONS.iter().map(|o| (*o).to_owned()).collect(),
-            recommended: Some(1),
+            recommended: Some(DecisionOption::Rerun),
             urgency: Urgency::Normal,
             timeout_at: Some(self.runner.clock.now() + self.config.decision_timeout),
-            auto_decision: Some(1),
+            auto_decision: Some(DecisionOption::Rerun),
+            kind: DecisionKind::Doubt {
+                agent: task.agent.to_string(),
+                title: task.title.clone(),
+                confidence_pct: (confidence * 100.0).round().clamp(0.0, 100.0) as u32,
+            },
         }
     }
 }

@@ -14,11 +14,13 @@
 //! is told and the Learner gets a task to extract the lessons.
 
 mod actions;
+mod decisions;
 mod effects;
 mod finish;
 mod gate;
 mod incident;
 mod planning;
+mod prereport;
 mod review;
 mod upkeep;
 
@@ -33,7 +35,7 @@ use crate::pipelines;
 use crate::runner::{LeaseTerms, Runner, keeping_lease};
 
 pub use self::effects::{CONNECTOR, ProposalPolicy};
-pub use self::gate::DOUBT_OPTIONS;
+pub use self::decisions::{Applied, ApplyError};
 pub use self::incident::SIMPLIFIER;
 
 /// The kind of a community group's question: someone is waiting for its
@@ -67,6 +69,8 @@ pub struct EngineConfig {
     /// The most tasks one tick runs (the rest wait for the next), so a
     /// tick's length stays bounded.
     pub max_tasks_per_tick: usize,
+    /// The playbook a takeover starts with (`prompts/playbooks/takeover.toml`).
+    pub takeover: Option<std::sync::Arc<ulias_core::playbook::Playbook>>,
 }
 
 impl Default for EngineConfig {
@@ -80,6 +84,7 @@ impl Default for EngineConfig {
             validation_reminder: TimeDelta::hours(2),
             proposals: ProposalPolicy::default(),
             max_tasks_per_tick: 32,
+            takeover: None,
         }
     }
 }
@@ -162,7 +167,7 @@ impl Engine {
         let now = self.runner.clock.now();
         let mut report = TickReport {
             requeued: store.requeue_expired_leases(now).await?.requeued.len(),
-            decisions_applied: self.apply_due_decisions().await?,
+            decisions_applied: self.apply_answered_decisions().await?,
             validations_flagged: self.flag_waiting_validations().await?,
             queued: store.promote_ready_tasks(now).await?.len(),
             ..TickReport::default()

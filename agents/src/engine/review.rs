@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use ulias_core::domain::{
-    Decision, DecisionStatus, LessonCategory, NewLesson, PublicationId, Task, TaskStatus,
+    LessonCategory, NewLesson, PublicationId, Task, TaskStatus,
     ValidationId, ValidationStatus,
 };
 use ulias_core::store::StoreError;
@@ -96,37 +96,5 @@ impl Engine {
             .insert_lesson(&lesson, self.runner.clock.now())
             .await?;
         Ok(())
-    }
-
-    /// Applies an answered (or timed-out) decision about a doubtful result:
-    /// the first option accepts it, the second runs the task again, the
-    /// third cancels it. Decisions about no task, or a task no longer
-    /// blocked, change nothing. Returns whether the task moved.
-    pub async fn apply_decision(&self, decision: &Decision) -> Result<bool, StoreError> {
-        let (Some(task_id), Some(choice)) = (decision.task_id, decision.response) else {
-            return Ok(false);
-        };
-        if !matches!(
-            decision.status,
-            DecisionStatus::Answered | DecisionStatus::TimedOut
-        ) {
-            return Ok(false);
-        }
-        let store = &self.runner.store;
-        if store.task(task_id).await?.status != TaskStatus::Blocked {
-            return Ok(false);
-        }
-        let to = match choice {
-            0 => TaskStatus::Completed,
-            1 => TaskStatus::Queued,
-            _ => TaskStatus::Cancelled,
-        };
-        let task = store
-            .unblock_task(task_id, to, None, self.runner.clock.now())
-            .await?;
-        if to != TaskStatus::Queued {
-            self.after_finish(&task).await?;
-        }
-        Ok(true)
     }
 }

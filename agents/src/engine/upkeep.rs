@@ -1,5 +1,5 @@
-//! What each tick looks after besides running tasks: decisions whose
-//! timeout passed, and validations the team has left waiting too long.
+//! What each tick looks after besides running tasks: validations the team
+//! has left waiting too long (decisions: `decisions.rs`).
 
 use ulias_core::store::StoreError;
 
@@ -10,19 +10,6 @@ use crate::alerts::{Alert, AlertLevel, keys};
 const WAITING_SCOPE: &str = "validation_waiting";
 
 impl Engine {
-    /// Applies the automatic choice of every decision whose timeout passed.
-    /// Returns how many. (The chat surface tells the CEO, from the store:
-    /// it also edits the decision's message.)
-    pub(super) async fn apply_due_decisions(&self) -> Result<usize, StoreError> {
-        let now = self.runner.clock.now();
-        let due = self.runner.store.time_out_due_decisions(now).await?;
-        for decision in &due {
-            self.apply_decision(decision).await?;
-            tracing::info!(decision = %decision.id, choice = ?decision.response, "decision timed out: automatic choice applied");
-        }
-        Ok(due.len())
-    }
-
     /// Alerts the team, once each, about validations pending longer than
     /// the reminder delay. Returns how many were flagged now.
     pub(super) async fn flag_waiting_validations(&self) -> Result<usize, StoreError> {

@@ -4,12 +4,19 @@
 use std::collections::{HashMap, VecDeque};
 
 use serde_json::{Value, json};
-use ulias_core::domain::{DecisionId, DecisionStatus, NewValidation, Task};
+use ulias_core::domain::{
+    DecisionId, DecisionKind, DecisionOption, DecisionStatus, NewDecision, NewValidation, Task,
+    Urgency,
+};
 
 use super::RunError;
 use crate::model::ToolCall;
 use crate::spec::AgentSpec;
 use crate::tools::{Effect, ToolContext, ToolError, ToolRegistry};
+
+/// The task input field naming the decision that confirmed its
+/// destructive call.
+pub const CONFIRMED_BY: &str = "confirmed_by_decision";
 
 /// How many identical calls make a run stuck.
 pub const STUCK_AFTER: u32 = 3;
@@ -113,12 +120,16 @@ pub(crate) async fn dispatch(
                 .await?;
             Ok(json!({"validation_id": created.id, "status": "waiting for the team's approval"}))
         }
-        Effect::Destructive if !confirmed_by_ceo(ctx).await? => Ok(json!({
-            "dry_run": true,
-            "would_run": call.name,
-            "args": call.arguments,
-            "note": "destructive tools run dry until the CEO confirms",
-        })),
+        Effect::Destructive if !confirmed_by_ceo(ctx, call).await? => {
+            let asked = ask_confirmation(ctx, call).await?;
+            Ok(json!({
+                "dry_run": true,
+                "would_run": call.name,
+                "args": call.arguments,
+                "confirmation_decision": asked.get(),
+                "note": "destructive tools run dry until the CEO confirms this exact call; the CEO was asked",
+            }))
+        }
         _ => match registry.built(&call.name) {
             Some(tool) => tool.run(ctx, call.arguments.clone()).await,
             None => Err(ToolError::NotBuilt(tool_spec.name)),
@@ -144,20 +155,53 @@ pub(crate) async fn dispatch(
     })
 }
 
-/// A destructive tool runs for real only when the task carries
-/// `"confirmed_by_decision": <id>` and that decision was answered with its
-/// first option (by convention, "confirm").
-async fn confirmed_by_ceo(ctx: &ToolContext) -> Result<bool, RunError> {
+/// A destructive call runs for real only when the task carries
+/// [`CONFIRMED_BY`] naming a decision that confirmed this very call: the
+/// same tool with the same arguments, answered "confirm". A yes given for
+/// another call, or another decision, confirms nothing.
+async fn confirmed_by_ceo(ctx: &ToolContext, call: &ToolCall) -> Result<bool, RunError> {
     let Some(id) = decision_of(&ctx.task) else {
         return Ok(false);
     };
     let decision = ctx.store.decision(id).await?;
-    Ok(decision.status == DecisionStatus::Answered && decision.response == Some(0))
+    Ok(decision.task_id.is_some()
+        && decision.kind.confirms(&call.name, &call.arguments)
+        && decision.chosen() == Some(DecisionOption::Confirm))
+}
+
+/// Asks the CEO to confirm this exact call (once per task and call; an
+/// open question is not asked twice). Refused if nobody answers in time.
+async fn ask_confirmation(ctx: &ToolContext, call: &ToolCall) -> Result<DecisionId, RunError> {
+    let asked = ctx
+        .store
+        .decisions_of_task(ctx.task.id, "confirmation")
+        .await?;
+    if let Some(open) = asked
+        .iter()
+        .find(|d| d.status == DecisionStatus::Pending && d.kind.confirms(&call.name, &call.arguments))
+    {
+        return Ok(open.id);
+    }
+    let now = ctx.clock.now();
+    let decision = NewDecision {
+        task_id: Some(ctx.task.id),
+        objective_id: ctx.task.objective_id,
+        operation_id: ctx.task.operation_id,
+        recommended: Some(DecisionOption::Refuse),
+        urgency: Urgency::High,
+        timeout_at: Some(now + chrono::TimeDelta::hours(24)),
+        auto_decision: Some(DecisionOption::Refuse),
+        ..NewDecision::new(DecisionKind::Confirmation {
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+        })
+    };
+    Ok(ctx.store.create_decision(&decision, now).await?.id)
 }
 
 fn decision_of(task: &Task) -> Option<DecisionId> {
     task.input
-        .get("confirmed_by_decision")
+        .get(CONFIRMED_BY)
         .and_then(Value::as_i64)
         .map(DecisionId::new)
 }

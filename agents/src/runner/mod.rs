@@ -32,7 +32,7 @@ use crate::tokens::estimate_tokens;
 use crate::tools::{ToolContext, ToolRegistry};
 
 pub use self::claimed::{LeaseTerms, keeping_lease};
-pub use self::dispatch::STUCK_AFTER;
+pub use self::dispatch::{CONFIRMED_BY, STUCK_AFTER};
 
 /// Limits and wording that apply to every run.
 #[derive(Debug, Clone)]

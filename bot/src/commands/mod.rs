@@ -138,6 +138,20 @@ pub(crate) fn build_runner_with(
     })
 }
 
+/// The takeover playbook, under the prompts folder.
+pub(crate) const TAKEOVER_PLAYBOOK: &str = "playbooks/takeover.toml";
+
+/// Reads and checks the takeover playbook.
+pub(crate) fn load_takeover(settings: &Settings) -> anyhow::Result<ulias_core::playbook::Playbook> {
+    let path = settings.prompts_dir.join(TAKEOVER_PLAYBOOK);
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("Failed to read the takeover playbook {}", path.display()))?;
+    Ok(ulias_core::playbook::Playbook::parse(
+        &text,
+        &path.display().to_string(),
+    )?)
+}
+
 /// Opens the configured store, for the subcommands that need one.
 async fn open_store(settings: &Settings) -> anyhow::Result<ulias_core::store::Store> {
     use secrecy::ExposeSecret;

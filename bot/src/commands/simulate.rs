@@ -16,13 +16,11 @@ use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use ulias_agents::alerts::RecordingAlerter;
 use ulias_agents::engine::{Engine, EngineConfig};
 use ulias_agents::model::{OpenAiClient, ScriptedClient, SharedModelClient};
-use ulias_agents::operations::start_operation;
+use ulias_agents::operations::{Candidate, start_takeover};
 use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::scheduler::Scheduler;
 use ulias_agents::simulation::{Rehearsal, StandInTeam};
 use ulias_core::clock::{Clock, ManualClock, SystemClock};
-use ulias_core::domain::NewOperation;
-use ulias_core::playbook::Playbook;
 use ulias_core::settings::{Locale, Settings, SettingsSource, ToolProtocol};
 use ulias_core::store::Store;
 
@@ -37,8 +35,6 @@ const ANSWERS: &str = include_str!("../../../fixtures/simulation/answers.json");
 const CEO_MESSAGES: &str = include_str!("../../../fixtures/simulation/ceo_messages.txt");
 /// When, after J0, each CEO message arrives.
 const CEO_AT_MINUTES: [i64; 3] = [30, 4 * 60, 9 * 60];
-/// The takeover playbook, under the prompts folder.
-const PLAYBOOK: &str = "playbooks/takeover.toml";
 /// The stand-in team answers a validation this long after it appears.
 const ANSWER_AFTER: TimeDelta = TimeDelta::minutes(30);
 /// The step the stand-in team rejects once.
@@ -82,12 +78,8 @@ pub async fn run(
         clock.clone(),
         alerts.clone(),
     )?;
-    let playbook_path = settings.prompts_dir.join(PLAYBOOK);
-    let playbook = Playbook::parse(
-        &std::fs::read_to_string(&playbook_path)
-            .with_context(|| format!("Failed to read {}", playbook_path.display()))?,
-        &playbook_path.display().to_string(),
-    )?;
+    let playbook_path = settings.prompts_dir.join(super::TAKEOVER_PLAYBOOK);
+    let playbook = super::load_takeover(settings)?;
     let scheduler = Scheduler::load(&settings.prompts_dir, &runner.catalogue)?;
     scheduler.sync(&store, j0).await?;
     let end = j0 + TimeDelta::days(i64::from(args.until) + 1) - TICK;
@@ -99,7 +91,7 @@ pub async fn run(
     )?;
     writeln!(out, "settings   {source}: valid")?;
     writeln!(out, "store      {}; model: {model}", args.db)?;
-    let started = start_operation(&store, &playbook, &demo_operation(j0), j0).await?;
+    let started = start_takeover(&store, &playbook, &demo_candidate(), j0).await?;
     writeln!(
         out,
         "operation  #{} {} — {} steps from {}",
@@ -251,13 +243,13 @@ fn pools(settings: &Settings, args: &SimulateArgs) -> anyhow::Result<(Pools, Str
     Ok((Pools::new(vec![ModelPool::new(pool, client)]), model))
 }
 
-fn demo_operation(j0: DateTime<Utc>) -> NewOperation {
-    NewOperation {
+/// The token the rehearsal takes over.
+fn demo_candidate() -> Candidate {
+    Candidate {
+        chain: "base".to_owned(),
+        address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".to_owned(),
         name: "PEPE2 (simulated)".to_owned(),
-        token_symbol: Some("PEP2".to_owned()),
-        chain: Some("base".to_owned()),
-        official_address: Some("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".to_owned()),
-        j0_at: j0,
+        ticker: Some("PEP2".to_owned()),
     }
 }
 

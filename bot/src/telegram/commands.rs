@@ -143,7 +143,10 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
                 .map(|d| {
                     t.with(
                         "decisions-line",
-                        &[arg("id", d.id), arg("question", &d.question)],
+                        &[
+                            arg("id", d.id),
+                            arg("question", crate::decision_text::question(t, d)),
+                        ],
                     )
                 })
                 .collect();

@@ -249,10 +249,9 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         clock.clone(),
         alerter,
     )?;
-    let engine = Engine {
-        runner,
-        config: engine_config(&settings),
-    };
+    let mut config = engine_config(&settings);
+    config.takeover = Some(Arc::new(crate::commands::load_takeover(&settings)?));
+    let engine = Engine { runner, config };
     Ok(App {
         storage: StoreStorage::new(store.clone(), clock.clone()),
         guard: groups::Guard::empty(),

@@ -71,7 +71,11 @@ async fn decisions(app: &App) -> HandlerResult {
             .set_decision_message(decision.id, chat, i64::from(message.0))
             .await?;
         if let Some(ntfy) = &app.ntfy {
-            ntfy.push_decision(decision.clone(), decision_text(app, &decision));
+            ntfy.push_decision(
+                decision.clone(),
+                crate::decision_text::option_labels(&app.texts, &decision),
+                decision_text(app, &decision),
+            );
         }
     }
     Ok(())
@@ -203,11 +207,8 @@ async fn timed_out(app: &App) -> HandlerResult {
         app.bot
             .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
             .await?;
-        let option = decision
-            .response
-            .and_then(|i| decision.options.get(i))
-            .cloned()
-            .unwrap_or_default();
+        let option =
+            crate::decision_text::option_label(&app.texts, &decision, decision.response);
         app.bot
             .send_message(
                 ChatId(chat),

@@ -20,6 +20,7 @@ use super::buttons::Button;
 use super::edge::{Incoming, Press, clip};
 use super::handlers::{HandlerError, HandlerResult};
 use super::{App, ChatDialogue, ChatState, StoreStorage};
+use crate::decision_text;
 use crate::i18n::arg;
 
 /// Shows a validation in the team chat: the album first when it has images,
@@ -341,12 +342,13 @@ pub async fn post_decision(
     chat: i64,
     decision: &Decision,
 ) -> Result<MessageId, HandlerError> {
-    let rows = decision.options.iter().enumerate().map(|(option, label)| {
+    let labels = decision_text::option_labels(&app.texts, decision);
+    let rows = labels.into_iter().enumerate().map(|(option, label)| {
         let label = if decision.recommended == Some(option) {
             app.texts
                 .with("decision-recommended", &[arg("option", label)])
         } else {
-            label.clone()
+            label
         };
         vec![InlineKeyboardButton::callback(
             label.chars().take(60).collect::<String>(),
@@ -381,7 +383,7 @@ pub fn decision_text(app: &App, decision: &Decision) -> String {
                 arg("urgency", app.texts.get(urgency)),
             ],
         ),
-        decision.question.clone(),
+        decision_text::question(&app.texts, decision),
     ];
     if !decision.context_summary.is_empty() {
         lines.push(app.texts.with(
@@ -389,11 +391,7 @@ pub fn decision_text(app: &App, decision: &Decision) -> String {
             &[arg("context", &decision.context_summary)],
         ));
     }
-    let option = |i: Option<usize>| {
-        i.and_then(|i| decision.options.get(i))
-            .cloned()
-            .unwrap_or_default()
-    };
+    let option = |i: Option<usize>| decision_text::option_label(&app.texts, decision, i);
     match decision.status {
         DecisionStatus::Pending => {
             if let (Some(at), Some(_)) = (decision.timeout_at, decision.auto_decision) {

@@ -5,6 +5,7 @@
 //! newtype, so a task id is never passed where a decision id is expected.
 
 mod ceo;
+mod decision;
 mod ids;
 mod kinds;
 mod ledger;
@@ -16,6 +17,7 @@ pub use ceo::{
     Acceptance, FIRST_OBSERVATION_CAP, NewProposal, Observation, ProfileEntry, ProfileKind,
     Proposal, ProposalStatus, next_confidence,
 };
+pub use decision::{DecisionKind, DecisionOption};
 pub use ids::{
     DecisionId, ObjectiveId, OperationId, ProfileEntryId, ProposalId, PublicationId, TaskId,
     ValidationId,

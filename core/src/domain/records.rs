@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::{
-    AgentName, DecisionId, DecisionStatus, ObjectiveId, ObjectiveSource, ObjectiveStatus,
+    AgentName, DecisionId, DecisionKind, DecisionOption, DecisionStatus, ObjectiveId, ObjectiveSource, ObjectiveStatus,
     OperationId, OperationStatus, Pipeline, Priority, PublicationId, PublicationStatus,
     PublicationTarget, TaskId, TaskStatus, Team, Urgency, ValidationId, ValidationKind,
     ValidationStatus,
@@ -93,7 +93,12 @@ pub struct Operation {
     pub name: String,
     pub token_symbol: Option<String>,
     pub chain: Option<String>,
+    /// The token's contract: the operation's own, one live operation each.
     pub official_address: Option<String>,
+    /// Every address the operation may show (contract, pair, treasury…):
+    /// the group's anti-spam and the FAQ check allow these and no other.
+    pub official_addresses: Vec<String>,
+    pub site_subdomain: Option<String>,
     pub j0_at: Option<DateTime<Utc>>,
     pub status: OperationStatus,
     pub validation_required: bool,
@@ -107,6 +112,8 @@ pub struct NewOperation {
     pub token_symbol: Option<String>,
     pub chain: Option<String>,
     pub official_address: Option<String>,
+    /// Other official addresses (the contract is added to them).
+    pub official_addresses: Vec<String>,
     pub j0_at: DateTime<Utc>,
 }
 
@@ -227,15 +234,16 @@ pub struct TaskOutcome {
     pub duration_ms: u64,
 }
 
-/// A choice put to the CEO.
+/// A choice put to the CEO. `recommended`, `auto_decision` and `response`
+/// index the kind's options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     pub id: DecisionId,
+    pub kind: DecisionKind,
     pub task_id: Option<TaskId>,
     pub objective_id: Option<ObjectiveId>,
-    pub question: String,
+    pub operation_id: Option<OperationId>,
     pub context_summary: String,
-    pub options: Vec<String>,
     pub recommended: Option<usize>,
     pub urgency: Urgency,
     pub status: DecisionStatus,
@@ -244,21 +252,60 @@ pub struct Decision {
     pub response: Option<usize>,
     pub responded_by: Option<String>,
     pub responded_at: Option<DateTime<Utc>>,
+    /// When its answer was carried out (once).
+    pub applied_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
+}
+
+impl Decision {
+    /// The option at `index`, for a typed kind.
+    pub fn option_at(&self, index: usize) -> Option<DecisionOption> {
+        self.kind.options().get(index).copied()
+    }
+
+    /// The option chosen (by the CEO or at the timeout), once there is one.
+    pub fn chosen(&self) -> Option<DecisionOption> {
+        match self.status {
+            DecisionStatus::Answered | DecisionStatus::TimedOut => {
+                self.response.and_then(|i| self.option_at(i))
+            }
+            DecisionStatus::Pending | DecisionStatus::Cancelled => None,
+        }
+    }
 }
 
 /// A decision to create.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewDecision {
+    pub kind: DecisionKind,
     pub task_id: Option<TaskId>,
     pub objective_id: Option<ObjectiveId>,
-    pub question: String,
+    pub operation_id: Option<OperationId>,
+    /// Facts for the CEO (an output's summary, a planner's reason): data,
+    /// shown as it is under the question.
     pub context_summary: String,
-    pub options: Vec<String>,
-    pub recommended: Option<usize>,
+    pub recommended: Option<DecisionOption>,
     pub urgency: Urgency,
+    /// When the automatic choice applies; needs `auto_decision`.
     pub timeout_at: Option<DateTime<Utc>>,
-    pub auto_decision: Option<usize>,
+    pub auto_decision: Option<DecisionOption>,
+}
+
+impl NewDecision {
+    /// A decision of this kind, normal urgency, no timeout.
+    pub fn new(kind: DecisionKind) -> Self {
+        Self {
+            kind,
+            task_id: None,
+            objective_id: None,
+            operation_id: None,
+            context_summary: String::new(),
+            recommended: None,
+            urgency: Urgency::Normal,
+            timeout_at: None,
+            auto_decision: None,
+        }
+    }
 }
 
 /// The CEO's answer to a decision.

@@ -53,7 +53,7 @@ impl Status for ObjectiveStatus {
             (Pending, Planning | InProgress | Failed | Cancelled)
                 | (Planning, InProgress | Blocked | Failed | Cancelled)
                 | (InProgress, Blocked | Completed | Failed | Cancelled)
-                | (Blocked, InProgress | Failed | Cancelled)
+                | (Blocked, Planning | InProgress | Failed | Cancelled)
         )
     }
 }

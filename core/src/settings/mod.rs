@@ -228,9 +228,13 @@ pub struct GroupSettings {
     /// Ask new members to solve a captcha.
     #[serde(default = "default_true")]
     pub captcha: bool,
-    /// The operation's official contract addresses; any other is a scam.
+    /// Official contract addresses for a group bound to no operation (a
+    /// bound group uses its operation's); any other is a scam.
     #[serde(default)]
     pub official_addresses: Vec<String>,
+    /// The operation this group belongs to (also `/bind <op>` in the group).
+    #[serde(default)]
+    pub operation: Option<i64>,
     /// Domains whose links are allowed.
     #[serde(default)]
     pub allowed_domains: Vec<String>,
@@ -329,8 +333,10 @@ impl PoolSettings {
 pub struct BudgetSettings {
     /// An agent run's budget when its file names none.
     pub default_run_usd: f64,
-    /// What one objective (or operation) may spend in all.
+    /// What one objective may spend in all.
     pub objective_cap_usd: f64,
+    /// What one operation (all its steps, over its 30 days) may spend.
+    pub operation_cap_usd: f64,
     /// What the cloud pool may spend per calendar month.
     pub monthly_cloud_cap_usd: f64,
     /// Monthly cloud spend at which the CEO is alerted, once each.
@@ -344,6 +350,7 @@ impl Default for BudgetSettings {
         Self {
             default_run_usd: 0.5,
             objective_cap_usd: 5.0,
+            operation_cap_usd: 50.0,
             monthly_cloud_cap_usd: 20.0,
             alert_thresholds_usd: vec![5.0, 10.0, 15.0],
             run_alert_fraction: 0.8,

@@ -351,6 +351,7 @@ fn check_budgets(budgets: &BudgetSettings, problems: &mut Problems) {
     let amounts = [
         ("budgets.default_run_usd", budgets.default_run_usd),
         ("budgets.objective_cap_usd", budgets.objective_cap_usd),
+        ("budgets.operation_cap_usd", budgets.operation_cap_usd),
         (
             "budgets.monthly_cloud_cap_usd",
             budgets.monthly_cloud_cap_usd,

@@ -1,19 +1,28 @@
 //! Decisions put to the CEO: answered by button or ntfy, or decided
-//! automatically at their timeout.
+//! automatically at their timeout. A decision is stored as its kind's name
+//! and values (`kind`, `args`), its options as their names; an answer is
+//! an index into them. Carrying an answer out is recorded (`applied_at`):
+//! the engine applies every answered or timed-out decision not applied yet,
+//! each on its own, so a crash between the answer and its effect, or one
+//! failing decision among several, is applied again at the next tick.
 
 use chrono::{DateTime, Utc};
 use sqlx::types::Json;
 
 use super::time::{count, from_ms, from_opt_ms, parse_text, to_ms};
 use super::{Store, StoreError, with_pool};
+use serde_json::Value;
+
 use crate::domain::{
-    Decision, DecisionAnswer, DecisionId, DecisionStatus, NewDecision, ObjectiveId, TaskId,
+    Decision, DecisionAnswer, DecisionId, DecisionKind, DecisionOption, DecisionStatus,
+    NewDecision, ObjectiveId, OperationId, TaskId,
 };
 
 macro_rules! decision_columns {
     () => {
-        "id, task_id, objective_id, question, context_summary, options, recommended, urgency, \
-         status, timeout_at, auto_decision, response, responded_by, responded_at, created_at"
+        "id, kind, args, task_id, objective_id, operation_id, question, context_summary, options, \
+         recommended, urgency, status, timeout_at, auto_decision, response, responded_by, \
+         responded_at, applied_at, created_at"
     };
 }
 
@@ -35,8 +44,11 @@ pub const TIMEOUT_RESPONDER: &str = "timeout";
 #[derive(sqlx::FromRow)]
 struct DecisionRow {
     id: i64,
+    kind: String,
+    args: Option<Json<Value>>,
     task_id: Option<i64>,
     objective_id: Option<i64>,
+    operation_id: Option<i64>,
     question: String,
     context_summary: String,
     options: Json<Vec<String>>,
@@ -48,6 +60,7 @@ struct DecisionRow {
     response: Option<i64>,
     responded_by: Option<String>,
     responded_at: Option<i64>,
+    applied_at: Option<i64>,
     created_at: i64,
 }
 
@@ -56,13 +69,27 @@ impl TryFrom<DecisionRow> for Decision {
 
     fn try_from(row: DecisionRow) -> Result<Self, StoreError> {
         let index = |value: Option<i64>| value.map(|v| count("decision option", v)).transpose();
+        let kind = match row.args {
+            Some(Json(args)) => serde_json::from_value::<DecisionKind>(args)
+                .map_err(|e| StoreError::corrupt("decision kind", e))?,
+            None => DecisionKind::Legacy {
+                question: row.question,
+                options: row.options.0,
+            },
+        };
+        if kind.name() != row.kind {
+            return Err(StoreError::corrupt(
+                "decision kind",
+                format!("column says {}, values say {}", row.kind, kind.name()),
+            ));
+        }
         Ok(Decision {
             id: DecisionId::new(row.id),
+            kind,
             task_id: row.task_id.map(TaskId::new),
             objective_id: row.objective_id.map(ObjectiveId::new),
-            question: row.question,
+            operation_id: row.operation_id.map(OperationId::new),
             context_summary: row.context_summary,
-            options: row.options.0,
             recommended: index(row.recommended)?,
             urgency: parse_text("decision urgency", &row.urgency)?,
             status: parse_text("decision status", &row.status)?,
@@ -71,6 +98,7 @@ impl TryFrom<DecisionRow> for Decision {
             response: index(row.response)?,
             responded_by: row.responded_by,
             responded_at: from_opt_ms(row.responded_at)?,
+            applied_at: from_opt_ms(row.applied_at)?,
             created_at: from_ms(row.created_at)?,
         })
     }
@@ -85,23 +113,34 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<Decision, StoreError> {
         check_options(new)?;
-        let as_stored = |index: Option<usize>| index.map(super::time::stored);
+        let index = |option: Option<DecisionOption>| {
+            option
+                .and_then(|o| new.kind.index_of(o))
+                .map(super::time::stored)
+        };
+        let options: Vec<&str> = new.kind.options().iter().map(|o| o.as_str()).collect();
+        let args = serde_json::to_value(&new.kind)
+            .map_err(|e| StoreError::Invalid(format!("decision values: {e}")))?;
         let id: i64 = with_pool!(self, |pool| {
             sqlx::query_scalar(
-                "INSERT INTO decisions (task_id, objective_id, question, context_summary, options, \
-                 recommended, urgency, status, timeout_at, auto_decision, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                "INSERT INTO decisions (kind, args, task_id, objective_id, operation_id, question, \
+                 context_summary, options, recommended, urgency, status, timeout_at, \
+                 auto_decision, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
             )
+            .bind(new.kind.name())
+            .bind(Json(&args))
             .bind(new.task_id.map(TaskId::get))
             .bind(new.objective_id.map(ObjectiveId::get))
-            .bind(new.question.as_str())
+            .bind(new.operation_id.map(OperationId::get))
+            .bind(new.kind.locale_key())
             .bind(new.context_summary.as_str())
-            .bind(Json(&new.options))
-            .bind(as_stored(new.recommended))
+            .bind(Json(&options))
+            .bind(index(new.recommended))
             .bind(new.urgency.as_str())
             .bind(DecisionStatus::Pending.as_str())
             .bind(new.timeout_at.map(to_ms))
-            .bind(as_stored(new.auto_decision))
+            .bind(index(new.auto_decision))
             .bind(to_ms(now))
             .fetch_one(pool)
             .await
@@ -133,10 +172,10 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<Decision, StoreError> {
         let current = self.decision(id).await?;
-        if answer.option >= current.options.len() {
+        if answer.option >= current.kind.option_count() {
             return Err(StoreError::Invalid(format!(
                 "decision #{id} has {} options; option {} does not exist",
-                current.options.len(),
+                current.kind.option_count(),
                 answer.option + 1
             )));
         }
@@ -203,6 +242,61 @@ impl Store {
             DecisionStatus::Pending.as_str(),
         )
         .await
+    }
+
+    /// Answered or timed-out decisions whose answer is not carried out
+    /// yet, oldest first.
+    pub async fn unapplied_decisions(&self) -> Result<Vec<Decision>, StoreError> {
+        let rows: Vec<DecisionRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                decision_columns!(),
+                " FROM decisions WHERE status IN ($1, $2) AND applied_at IS NULL ORDER BY id"
+            ))
+            .bind(DecisionStatus::Answered.as_str())
+            .bind(DecisionStatus::TimedOut.as_str())
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter().map(Decision::try_from).collect()
+    }
+
+    /// Records that a decision's answer was carried out. False when it
+    /// already was (another worker, or an earlier pass).
+    pub async fn mark_decision_applied(
+        &self,
+        id: DecisionId,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let updated = with_pool!(self, |pool| {
+            sqlx::query("UPDATE decisions SET applied_at = $1 WHERE id = $2 AND applied_at IS NULL")
+                .bind(to_ms(now))
+                .bind(id.get())
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        })?;
+        Ok(updated == 1)
+    }
+
+    /// The decisions of one kind asked about a task, oldest first.
+    pub async fn decisions_of_task(
+        &self,
+        task: TaskId,
+        kind: &str,
+    ) -> Result<Vec<Decision>, StoreError> {
+        let rows: Vec<DecisionRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                decision_columns!(),
+                " FROM decisions WHERE task_id = $1 AND kind = $2 ORDER BY id"
+            ))
+            .bind(task.get())
+            .bind(kind)
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter().map(Decision::try_from).collect()
     }
 
     /// Pending decisions, oldest first.
@@ -277,14 +371,15 @@ impl Store {
 }
 
 fn check_options(new: &NewDecision) -> Result<(), StoreError> {
-    let options = new.options.len();
-    if options < 2 {
-        return Err(StoreError::Invalid(
-            "a decision needs at least two options".into(),
-        ));
+    let offered = new.kind.options();
+    if offered.len() < 2 {
+        return Err(StoreError::Invalid(format!(
+            "a {} decision cannot be created",
+            new.kind.name()
+        )));
     }
-    let out_of_range = |index: Option<usize>| index.is_some_and(|i| i >= options);
-    if out_of_range(new.recommended) || out_of_range(new.auto_decision) {
+    let foreign = |option: Option<DecisionOption>| option.is_some_and(|o| !offered.contains(&o));
+    if foreign(new.recommended) || foreign(new.auto_decision) {
         return Err(StoreError::Invalid(
             "the recommended and automatic choices must be among the options".into(),
         ));

@@ -46,6 +46,15 @@ pub enum StoreError {
         /// The worker that thought it held it.
         worker: String,
     },
+    /// Another live operation already holds it: a contract, a community
+    /// group or an X account belongs to one live operation at a time.
+    #[error("{what} already belongs to operation #{operation}")]
+    Taken {
+        /// What was asked for (`contract`, `group`, `account`).
+        what: &'static str,
+        /// The operation that holds it.
+        operation: i64,
+    },
     /// The caller asked for something the records cannot hold.
     #[error("invalid request: {0}")]
     Invalid(String),

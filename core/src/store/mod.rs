@@ -16,6 +16,7 @@ mod messages;
 mod metrics;
 mod objectives;
 mod operation_files;
+mod operation_resources;
 mod operations;
 mod profile;
 mod proposals;

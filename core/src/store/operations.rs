@@ -5,6 +5,7 @@
 //! validations, in one transaction.
 
 use chrono::{DateTime, Utc};
+use sqlx::types::Json;
 
 use super::time::{from_ms, from_opt_ms, parse_text, predecessor_list, to_ms};
 use super::{Store, StoreError, with_pool};
@@ -13,8 +14,21 @@ use crate::domain::{
     TaskStatus, ValidationStatus,
 };
 
-const SELECT_OPERATION: &str = "SELECT id, name, token_symbol, chain, official_address, j0_at, \
-     status, validation_required, created_at FROM operations WHERE id = $1";
+macro_rules! operation_columns {
+    () => {
+        "id, name, token_symbol, chain, official_address, official_addresses, site_subdomain, \
+         j0_at, status, validation_required, created_at"
+    };
+}
+
+const SELECT_OPERATION: &str = concat!(
+    "SELECT ",
+    operation_columns!(),
+    " FROM operations WHERE id = $1"
+);
+
+/// The statuses of an operation that holds its contract, groups and accounts.
+const LIVE: &str = "('planned','running','paused')";
 
 #[derive(sqlx::FromRow)]
 struct OperationRow {
@@ -23,6 +37,8 @@ struct OperationRow {
     token_symbol: Option<String>,
     chain: Option<String>,
     official_address: Option<String>,
+    official_addresses: Json<Vec<String>>,
+    site_subdomain: Option<String>,
     j0_at: Option<i64>,
     status: String,
     validation_required: bool,
@@ -39,6 +55,8 @@ impl TryFrom<OperationRow> for Operation {
             token_symbol: row.token_symbol,
             chain: row.chain,
             official_address: row.official_address,
+            official_addresses: row.official_addresses.0,
+            site_subdomain: row.site_subdomain,
             j0_at: from_opt_ms(row.j0_at)?,
             status: parse_text("operation status", &row.status)?,
             validation_required: row.validation_required,
@@ -55,29 +73,95 @@ pub struct Stopped {
 }
 
 impl Store {
-    /// Creates a `planned` operation.
+    /// Creates a `planned` operation. A contract already in a live
+    /// operation (planned, running or paused) is refused with
+    /// [`StoreError::Taken`], also when two starts race (a unique index).
     pub async fn create_operation(
         &self,
         new: &NewOperation,
         now: DateTime<Utc>,
     ) -> Result<Operation, StoreError> {
-        let id: i64 = with_pool!(self, |pool| {
+        if let (Some(chain), Some(address)) = (&new.chain, &new.official_address)
+            && let Some(live) = self.live_operation_for(chain, address).await?
+        {
+            return Err(StoreError::Taken {
+                what: "contract",
+                operation: live.id.get(),
+            });
+        }
+        let mut official = new.official_addresses.clone();
+        if let Some(contract) = &new.official_address
+            && !official.iter().any(|a| a.eq_ignore_ascii_case(contract))
+        {
+            official.insert(0, contract.clone());
+        }
+        let inserted: Result<i64, sqlx::Error> = with_pool!(self, |pool| {
             sqlx::query_scalar(
-                "INSERT INTO operations (name, token_symbol, chain, official_address, j0_at, \
-                 status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
-                 RETURNING id",
+                "INSERT INTO operations (name, token_symbol, chain, official_address, \
+                 official_addresses, j0_at, status, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id",
             )
             .bind(new.name.as_str())
             .bind(new.token_symbol.as_deref())
             .bind(new.chain.as_deref())
             .bind(new.official_address.as_deref())
+            .bind(Json(&official))
             .bind(to_ms(new.j0_at))
             .bind(OperationStatus::Planned.as_str())
             .bind(to_ms(now))
             .fetch_one(pool)
             .await
-        })?;
+        });
+        let id = match inserted {
+            Ok(id) => id,
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                let live = match (&new.chain, &new.official_address) {
+                    (Some(chain), Some(address)) => self.live_operation_for(chain, address).await?,
+                    _ => None,
+                };
+                return Err(StoreError::Taken {
+                    what: "contract",
+                    operation: live.map_or(0, |o| o.id.get()),
+                });
+            }
+            Err(other) => return Err(other.into()),
+        };
         self.operation(OperationId::new(id)).await
+    }
+
+    /// The live operation (planned, running or paused) of this contract.
+    pub async fn live_operation_for(
+        &self,
+        chain: &str,
+        address: &str,
+    ) -> Result<Option<Operation>, StoreError> {
+        let sql = format!(
+            "SELECT {} FROM operations WHERE chain = $1 AND lower(official_address) = lower($2) \
+             AND status IN {LIVE}",
+            operation_columns!()
+        );
+        let row: Option<OperationRow> = with_pool!(self, |pool| {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(chain)
+                .bind(address)
+                .fetch_optional(pool)
+                .await
+        })?;
+        row.map(Operation::try_from).transpose()
+    }
+
+    /// Every operation, newest first.
+    pub async fn operations(&self) -> Result<Vec<Operation>, StoreError> {
+        let rows: Vec<OperationRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                operation_columns!(),
+                " FROM operations ORDER BY id DESC"
+            ))
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter().map(Operation::try_from).collect()
     }
 
     /// The operation with this id.

@@ -379,6 +379,25 @@ impl Store {
     }
 
     /// The tasks whose `column` (a constant of this crate) equals `id`, oldest first.
+    /// The task with this step key, if one was created (a playbook step,
+    /// or work created once for a decision).
+    pub async fn task_with_step_key(&self, key: &str) -> Result<Option<Task>, StoreError> {
+        let sql = format!(
+            "SELECT {} FROM tasks WHERE step_key = $1 ORDER BY id LIMIT 1",
+            task_columns!()
+        );
+        let row: Option<TaskRow> = with_pool!(self, |pool| {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(key)
+                .fetch_optional(pool)
+                .await
+        })?;
+        match row {
+            Some(row) => Ok(Some(self.hydrate(row).await?)),
+            None => Ok(None),
+        }
+    }
+
     pub(crate) async fn tasks_where(
         &self,
         column: &'static str,
