@@ -24,6 +24,7 @@
 //!   the weekly moderator shortlist.
 
 pub mod address;
+pub mod answer_check;
 pub mod behaviour;
 pub mod community;
 pub mod content;

@@ -10,7 +10,8 @@ use ulias_core::settings::Locale;
 
 use super::edge::{Incoming, clip};
 use super::handlers::{HandlerError, HandlerResult};
-use super::{App, Role};
+use super::{App, Role, operations};
+use ulias_agents::operations::PrereportPurpose;
 use crate::i18n::{Texts, arg};
 
 /// What the bot understands after a `/`.
@@ -21,9 +22,13 @@ pub enum Command {
     Objectives,
     Decisions,
     Validations,
-    Pause,
-    Resume,
+    Pause(String),
+    Resume(String),
     Stop(String),
+    Takeover(String),
+    Prereport(String),
+    Ops,
+    Op(String),
     Budget,
     Log(String),
     Report,
@@ -35,8 +40,12 @@ pub enum Command {
 }
 
 /// The commands as the menu shows them, with their description key.
-const MENU: [(&str, &str); 14] = [
+const MENU: [(&str, &str); 18] = [
     ("status", "cmd-status"),
+    ("takeover", "cmd-takeover"),
+    ("prereport", "cmd-prereport"),
+    ("ops", "cmd-ops"),
+    ("op", "cmd-op"),
     ("objectives", "cmd-objectives"),
     ("decisions", "cmd-decisions"),
     ("validations", "cmd-validations"),
@@ -95,7 +104,12 @@ pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult
 /// The team may look; only the CEO may change course.
 fn allowed(command: &Command, role: Role) -> bool {
     match command {
-        Command::Pause | Command::Resume | Command::Stop(_) | Command::Profile => role == Role::Ceo,
+        Command::Pause(_)
+        | Command::Resume(_)
+        | Command::Stop(_)
+        | Command::Takeover(_)
+        | Command::Prereport(_)
+        | Command::Profile => role == Role::Ceo,
         _ => role != Role::Stranger,
     }
 }
@@ -172,14 +186,27 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
                 .collect();
             listing(t, "validations-title", "validations-empty", lines)
         }
-        Command::Pause => t.with(
+        Command::Pause(op) if !op.trim().is_empty() => operations::hold(app, &op, true).await?,
+        Command::Resume(op) if !op.trim().is_empty() => operations::hold(app, &op, false).await?,
+        Command::Pause(_) => t.with(
             "paused",
             &[arg("count", store.pause_all_objectives(now).await?)],
         ),
-        Command::Resume => t.with(
+        Command::Resume(_) => t.with(
             "resumed",
             &[arg("count", store.resume_all_objectives().await?)],
         ),
+        Command::Stop(op) if op.trim().to_lowercase().starts_with("op") => {
+            operations::ask_stop(app, &op).await?
+        }
+        Command::Takeover(args) => {
+            operations::prereport(app, &args, PrereportPurpose::OfferStart).await?
+        }
+        Command::Prereport(args) => {
+            operations::prereport(app, &args, PrereportPurpose::ReportOnly).await?
+        }
+        Command::Ops => operations::list(app).await?,
+        Command::Op(args) => operations::show(app, &args).await?,
         Command::Stop(id) => match id.trim().trim_start_matches('#').parse::<i64>() {
             Ok(id) => match store.stop_objective(ObjectiveId::new(id), now).await {
                 Ok(tasks) => t.with("stopped", &[arg("id", id), arg("tasks", tasks)]),

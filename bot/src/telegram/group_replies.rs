@@ -9,11 +9,15 @@ use serde_json::Value;
 use teloxide::prelude::*;
 use teloxide::types::{MessageId, ReplyParameters};
 use ulias_agents::engine::GROUP_QUESTION;
+use ulias_agents::schemas::FaqAnswer;
+use ulias_antispam::answer_check::{AnswerProblem, check_answer};
+use ulias_core::domain::Task;
 
 use super::App;
 use super::edge::clip;
-use super::groups::{REPLY_TO, ReplyTo};
+use super::groups::{ASKED, REPLY_TO, ReplyTo, allowances};
 use super::handlers::HandlerResult;
+use crate::i18n::arg;
 
 /// An answer that comes later than this is not sent (the talk moved on).
 const STALE_AFTER: TimeDelta = TimeDelta::minutes(10);
@@ -36,12 +40,13 @@ pub async fn send(app: &App) -> HandlerResult {
         else {
             continue;
         };
-        let answer = task
+        let reply = task
             .result
             .as_ref()
-            .and_then(|r| r.get("answer"))
-            .and_then(Value::as_str)
-            .map(str::trim)
+            .and_then(|r| serde_json::from_value::<FaqAnswer>(r.clone()).ok());
+        let answer = reply
+            .as_ref()
+            .map(|r| r.answer.trim())
             .filter(|a| !a.is_empty());
         let sure = task.confidence.is_none_or(|c| c >= threshold);
         if !app
@@ -55,6 +60,15 @@ pub async fn send(app: &App) -> HandlerResult {
             tracing::info!(task = %task.id, "a group question's answer was too unsure to send");
             continue;
         };
+        let sources = reply.as_ref().map(|r| r.sources.clone()).unwrap_or_default();
+        let Some((official, domains, group)) = allowances(app, reply_to.chat_id) else {
+            continue;
+        };
+        let problems = check_answer(answer, &sources, &official, &domains);
+        if !problems.is_empty() {
+            hold(app, &task, &group, answer, &problems).await?;
+            continue;
+        }
         app.bot
             .send_message(ChatId(reply_to.chat_id), clip(answer))
             .reply_parameters(
@@ -62,5 +76,37 @@ pub async fn send(app: &App) -> HandlerResult {
             )
             .await?;
     }
+    Ok(())
+}
+
+/// An answer the check held: the team reads the question, the answer and
+/// why, and answers the group itself if it should be.
+async fn hold(
+    app: &App,
+    task: &Task,
+    group: &str,
+    answer: &str,
+    problems: &[AnswerProblem],
+) -> HandlerResult {
+    let why: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    tracing::warn!(task = %task.id, problems = %why.join("; "), "a group answer was held for the team");
+    let Some(team) = app.roles.team_chat else {
+        return Ok(());
+    };
+    let asked = task
+        .input
+        .get(ASKED)
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let text = app.texts.with(
+        "group-answer-held",
+        &[
+            arg("group", group),
+            arg("problems", why.join("; ")),
+            arg("question", asked),
+            arg("answer", answer),
+        ],
+    );
+    app.bot.send_message(ChatId(team), clip(&text)).await?;
     Ok(())
 }

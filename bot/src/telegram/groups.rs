@@ -22,9 +22,11 @@ use ulias_antispam::model::SpamModel;
 use ulias_antispam::{
     Action, CompiledPolicy, Event, GroupState, Member, Mode, Policy, Sender, Verdict, check,
 };
-use ulias_core::domain::{LogKind, LogScope, NewLogEntry, NewTask, Priority};
+use ulias_core::domain::{
+    LogKind, LogScope, NewLogEntry, NewTask, Operation, OperationId, OperationStatus, Priority,
+};
 use ulias_core::settings::{GroupSettings, ModerationMode};
-use ulias_core::store::{GroupMember, SpamSample};
+use ulias_core::store::{GroupMember, SpamSample, StoreError};
 
 use super::buttons::Button;
 use super::edge::clip;
@@ -61,7 +63,11 @@ fn member_permissions() -> ChatPermissions {
 
 /// One guarded group.
 struct Guarded {
+    /// The group's settings, its official addresses those of the operation
+    /// it is bound to (if any).
     settings: GroupSettings,
+    /// The operation the group belongs to.
+    operation: Option<Operation>,
     policy: Arc<CompiledPolicy>,
     state: Mutex<GroupState>,
     /// The name each member was last seen with: Telegram sends no update
@@ -125,17 +131,51 @@ impl Guard {
     /// Telegram), and the model trained on our samples and the team's.
     pub async fn load(app: &App) -> Result<(), HandlerError> {
         let model = Arc::new(train(app).await?);
-        for settings in &app.settings.telegram.groups {
-            let admins = admins(&app.bot, settings.chat_id).await;
-            let policy = CompiledPolicy::with_model(policy_of(settings, admins), model.clone())?;
+        for configured in &app.settings.telegram.groups {
+            let chat = configured.chat_id;
+            if let Some(id) = configured.operation {
+                let bound = app
+                    .store
+                    .bind_group(chat, OperationId::new(id), "settings", app.clock.now())
+                    .await;
+                if let Err(error) = bound {
+                    tracing::warn!(%error, chat, operation = id, "the group's operation from the settings is not bound");
+                }
+            }
+            let operation = app.store.operation_of_group(chat).await?;
+            let settings = effective(configured, operation.as_ref());
+            let admins = admins(&app.bot, chat).await;
+            let policy = CompiledPolicy::with_model(policy_of(&settings, admins), model.clone())?;
             let guarded = Guarded {
-                settings: settings.clone(),
+                settings,
+                operation,
                 policy: Arc::new(policy),
-                state: Mutex::new(remembered(app, settings.chat_id).await?),
+                state: Mutex::new(remembered(app, chat).await?),
                 names: Mutex::new(HashMap::new()),
             };
-            app.guard.lock().insert(settings.chat_id, Arc::new(guarded));
+            app.guard.lock().insert(chat, Arc::new(guarded));
         }
+        Ok(())
+    }
+
+    /// Binds a guarded group to an operation and rebuilds its policy with
+    /// the operation's official addresses (its members' state is kept).
+    async fn rebind(app: &App, chat: i64, operation: Operation) -> Result<(), HandlerError> {
+        let Some(guarded) = app.guard.get(chat) else {
+            return Ok(());
+        };
+        let Some(configured) = app.settings.telegram.groups.iter().find(|g| g.chat_id == chat)
+        else {
+            return Ok(());
+        };
+        let settings = effective(configured, Some(&operation));
+        let model = Arc::new(train(app).await?);
+        let policy = CompiledPolicy::with_model(
+            policy_of(&settings, guarded.policy.policy.admins.clone()),
+            model,
+        )?;
+        let renewed = guarded.renewed(settings, Some(operation), policy);
+        app.guard.lock().insert(chat, Arc::new(renewed));
         Ok(())
     }
 
@@ -150,24 +190,11 @@ impl Guard {
             .collect();
         for (chat, guarded) in groups {
             let policy = CompiledPolicy::with_model(guarded.policy.policy.clone(), model.clone())?;
-            let renewed = Guarded {
-                settings: guarded.settings.clone(),
-                policy: Arc::new(policy),
-                state: Mutex::new(
-                    guarded
-                        .state
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .clone(),
-                ),
-                names: Mutex::new(
-                    guarded
-                        .names
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .clone(),
-                ),
-            };
+            let renewed = guarded.renewed(
+                guarded.settings.clone(),
+                guarded.operation.clone(),
+                policy,
+            );
             app.guard.lock().insert(chat, Arc::new(renewed));
         }
         Ok(())
@@ -189,6 +216,46 @@ impl Guard {
     fn all(&self) -> Vec<Arc<Guarded>> {
         self.lock().values().cloned().collect()
     }
+}
+
+impl Guarded {
+    /// The same group with new settings and policy, its state kept.
+    fn renewed(
+        &self,
+        settings: GroupSettings,
+        operation: Option<Operation>,
+        policy: CompiledPolicy,
+    ) -> Self {
+        Self {
+            settings,
+            operation,
+            policy: Arc::new(policy),
+            state: Mutex::new(
+                self.state
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone(),
+            ),
+            names: Mutex::new(
+                self.names
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone(),
+            ),
+        }
+    }
+}
+
+/// A group's settings as they apply: a bound group's official addresses
+/// are its operation's.
+fn effective(configured: &GroupSettings, operation: Option<&Operation>) -> GroupSettings {
+    let mut settings = configured.clone();
+    if let Some(operation) = operation
+        && !operation.official_addresses.is_empty()
+    {
+        settings.official_addresses = operation.official_addresses.clone();
+    }
+    settings
 }
 
 /// A group's state as the store remembers it: each member's trust,
@@ -300,6 +367,11 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
     };
     if text.starts_with("/spam") && app.roles.may_review(member.id) {
         return learn_spam(app, &guarded, message).await;
+    }
+    if let Some(args) = text.strip_prefix("/bind")
+        && app.roles.may_review(member.id)
+    {
+        return bind(app, chat, args).await;
     }
     let pending = guarded
         .state
@@ -742,6 +814,53 @@ pub async fn unban(app: &App, sample: i64) -> Result<Option<String>, HandlerErro
     Ok(Some(app.texts.get("group-unbanned")))
 }
 
+/// The task input field holding a group question's words as asked (shown
+/// to the team if its answer is held).
+pub const ASKED: &str = "asked";
+
+/// What a guarded group allows the bot to say: its official addresses and
+/// allowed domains, and its name.
+pub fn allowances(app: &App, chat: i64) -> Option<(Vec<String>, Vec<String>, String)> {
+    app.guard.get(chat).map(|g| {
+        (
+            g.settings.official_addresses.clone(),
+            g.settings.allowed_domains.clone(),
+            g.settings.name.clone(),
+        )
+    })
+}
+
+/// `/bind <operation>` by a team member in a guarded group: the group
+/// belongs to that operation from now on.
+async fn bind(app: &App, chat: i64, args: &str) -> HandlerResult {
+    let t = &app.texts;
+    let text = match super::operations::operation_id(args) {
+        None => t.get("bind-usage"),
+        Some(id) => match app.store.operation(id).await {
+            Err(StoreError::NotFound { .. }) => t.with("op-unknown", &[arg("id", id)]),
+            Err(error) => return Err(error.into()),
+            Ok(operation) => {
+                match app.store.bind_group(chat, id, "team", app.clock.now()).await {
+                    Ok(()) => {
+                        let done = t.with(
+                            "bind-done",
+                            &[arg("id", id), arg("name", &operation.name)],
+                        );
+                        Guard::rebind(app, chat, operation).await?;
+                        done
+                    }
+                    Err(StoreError::Taken { operation, .. }) => {
+                        t.with("bind-taken", &[arg("id", operation)])
+                    }
+                    Err(error) => return Err(error.into()),
+                }
+            }
+        },
+    };
+    app.bot.send_message(ChatId(chat), text).await?;
+    Ok(())
+}
+
 /// A question in a group: queued for the TG Bot agent, which answers from
 /// the operation's file with its read-only tools (the question reaches it
 /// as untrusted text). No model runs here: the engine runs the task and
@@ -756,6 +875,12 @@ async fn answer_question(
     let Some(spec) = runner.catalogue.get(TG_BOT) else {
         return Ok(());
     };
+    // A bound group's questions read its operation's file, and wait while
+    // it is paused; an ended operation's group is left to people.
+    let operation = guarded.operation.as_ref();
+    if operation.is_some_and(|o| o.status != OperationStatus::Running) {
+        return Ok(());
+    }
     let now = app.clock.now();
     let mut task = NewTask::new(
         spec.name.clone(),
@@ -764,6 +889,7 @@ async fn answer_question(
         now,
     );
     task.kind = Some(GROUP_QUESTION.to_owned());
+    task.operation_id = operation.map(|o| o.id);
     task.priority = Priority::new(8).unwrap_or_default();
     task.max_attempts = 1;
     let reply_to = ReplyTo {
@@ -773,7 +899,9 @@ async fn answer_question(
     task.input = json!({
         "question": wrap_untrusted(&format!("telegram group {}", guarded.settings.name), text),
         "official_addresses": guarded.settings.official_addresses,
-        "sections": ["scan", "telegram"],
+        "allowed_domains": guarded.settings.allowed_domains,
+        ASKED: text,
+        "sections": ["scan", "telegram", "faq"],
         REPLY_TO: reply_to,
     });
     app.store.create_task(&task, now).await?;

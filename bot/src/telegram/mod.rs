@@ -18,6 +18,7 @@ mod handlers;
 mod limits;
 mod log_channel;
 mod notify;
+mod operations;
 mod outbox;
 mod previews;
 mod profile;

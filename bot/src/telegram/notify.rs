@@ -182,12 +182,24 @@ async fn apply_phone_answer(app: &App, answer: crate::ntfy::Answer) -> HandlerRe
         ) => return Ok(()),
         Err(error) => return Err(error.into()),
     };
-    app.engine.apply_decision(&decision).await?;
+    let applied = match app.engine.apply_decision(&decision).await {
+        Ok(applied) => Some(applied),
+        Err(error) => {
+            tracing::warn!(decision = %id, %error, "decision answered, not carried out yet");
+            None
+        }
+    };
     if let Some((chat, message)) = app.store.decision_message(id).await? {
         let message = MessageId(i32::try_from(message)?);
         app.bot
             .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
             .await?;
+        let told = applied
+            .as_ref()
+            .and_then(|a| super::operations::applied_text(&app.texts, a, app.clock.now()));
+        if let Some(text) = told {
+            app.bot.send_message(ChatId(chat), clip(&text)).await?;
+        }
     }
     Ok(())
 }

@@ -445,7 +445,15 @@ pub async fn decide(
         }
         Err(error) => return Err(error.into()),
     };
-    app.engine.apply_decision(&decision).await?;
+    // Carried out now so the CEO sees the outcome; if it fails, the next
+    // tick carries it out (the answer is recorded either way).
+    let applied = match app.engine.apply_decision(&decision).await {
+        Ok(applied) => Some(applied),
+        Err(error) => {
+            tracing::warn!(decision = id, %error, "decision answered, not carried out yet");
+            None
+        }
+    };
     audit(
         app,
         press.user_id,
@@ -459,6 +467,12 @@ pub async fn decide(
         app.bot
             .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
             .await?;
+        let told = applied
+            .as_ref()
+            .and_then(|a| super::operations::applied_text(&app.texts, a, app.clock.now()));
+        if let Some(text) = told {
+            app.bot.send_message(ChatId(chat), clip(&text)).await?;
+        }
     }
     Ok(None)
 }
