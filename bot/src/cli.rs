@@ -76,6 +76,10 @@ pub enum XCommand {
         /// The account's numeric user id (for its mentions).
         #[arg(long)]
         user_id: String,
+        /// The operation whose posts go out from this account (its only
+        /// account for them: a post cannot name another).
+        #[arg(long, value_name = "ID")]
+        operation: Option<i64>,
     },
 }
 

@@ -287,6 +287,12 @@ pub const KEYS: &[&str] = &[
     "bind-done",
     "bind-taken",
     "group-answer-held",
+    "validation-to-group",
+    "validation-to-no-group",
+    "validation-to-x",
+    "validation-to-no-x",
+    "validation-to-site",
+    "validation-to-manual",
 ];
 
 /// The texts of one language.

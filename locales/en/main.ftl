@@ -298,3 +298,9 @@ group-answer-held =
     ⚠️ An answer to a question in { $group } was held, not sent ({ $problems }).
     Question: { $question }
     Answer: { $answer }
+validation-to-group = → Telegram group { $group } ({ $chat })
+validation-to-no-group = ⚠️ Nowhere yet: operation #{ $operation } has no community group (/bind { $operation } in the group).
+validation-to-x = → X @{ $account }
+validation-to-no-x = ⚠️ Nowhere yet: no X account for operation #{ $operation } (ulias x connect --operation { $operation }).
+validation-to-site = → the operation's site
+validation-to-manual = → by hand (nothing is sent)

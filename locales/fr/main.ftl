@@ -298,3 +298,9 @@ group-answer-held =
     ⚠️ Une réponse à une question dans { $group } a été retenue, pas envoyée ({ $problems }).
     Question : { $question }
     Réponse : { $answer }
+validation-to-group = → groupe Telegram { $group } ({ $chat })
+validation-to-no-group = ⚠️ Nulle part pour l'instant : l'opération #{ $operation } n'a pas de groupe (/bind { $operation } dans le groupe).
+validation-to-x = → X @{ $account }
+validation-to-no-x = ⚠️ Nulle part pour l'instant : aucun compte X pour l'opération #{ $operation } (ulias x connect --operation { $operation }).
+validation-to-site = → le site de l'opération
+validation-to-manual = → à la main (rien n'est envoyé)

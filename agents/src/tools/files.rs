@@ -18,6 +18,7 @@ const OWNERS: &[(&str, &str)] = &[
     ("x", "cm"),
     ("telegram", "tg_bot"),
     ("utility", "builder"),
+    ("faq", "cm"),
 ];
 
 /// The agent that may write `section`, if it is a section.
@@ -35,7 +36,7 @@ pub struct ReadFile;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadArgs {
-    /// scan, verdict, identity, site, x, telegram or utility.
+    /// scan, verdict, identity, site, x, telegram, utility or faq.
     pub section: String,
 }
 

@@ -7,6 +7,7 @@
 mod alert;
 mod catalogue;
 mod ceo;
+mod faq;
 mod files;
 mod memory;
 
@@ -27,6 +28,7 @@ use crate::model::SharedModelClient;
 
 pub use alert::AlertTool;
 pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
+pub use faq::{FAQ_SECTION, FaqLookup};
 pub use files::{ReadFile, WriteFile, section_owner};
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
 
@@ -193,6 +195,7 @@ impl ToolRegistry {
             Arc::new(Typed::new(UserPatterns)),
             Arc::new(Typed::new(AllObjectives)),
             Arc::new(Typed::new(AllMetrics)),
+            Arc::new(Typed::new(FaqLookup)),
         ];
         let mut registry = Self {
             built: BTreeMap::new(),

@@ -19,7 +19,11 @@ pub async fn run(
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
     match command {
-        XCommand::Connect { account, user_id } => {
+        XCommand::Connect {
+            account,
+            user_id,
+            operation,
+        } => {
             let vault = TokenVault::new(settings.x.token_key.as_ref())?;
             let mut token = String::new();
             input
@@ -34,11 +38,21 @@ pub async fn run(
                 .context("Failed to migrate the database")?;
             let sealed = vault.seal(account, user_id, token)?;
             store.save_x_account(&sealed, SystemClock.now()).await?;
+            if let Some(id) = operation {
+                let id = ulias_core::domain::OperationId::new(*id);
+                store
+                    .bind_account(account, id, SystemClock.now())
+                    .await
+                    .with_context(|| format!("Failed to bind @{account} to operation #{id}"))?;
+            }
             store.close().await;
             writeln!(
                 out,
                 "x          @{account} connected (token stored encrypted)"
             )?;
+            if let Some(id) = operation {
+                writeln!(out, "x          @{account} posts for operation #{id}")?;
+            }
             Ok(Outcome::Done)
         }
     }

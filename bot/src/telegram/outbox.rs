@@ -16,7 +16,7 @@ use teloxide::types::{
     InputPollOption,
 };
 use ulias_core::domain::{
-    Publication, PublicationId, PublicationStatus, PublicationTarget, ValidationKind,
+    OperationId, Publication, PublicationId, PublicationStatus, PublicationTarget, ValidationKind,
 };
 use ulias_core::store::StoreError;
 
@@ -128,20 +128,41 @@ fn maybe_delivered(error: &HandlerError) -> bool {
     }
 }
 
-/// Sends to the operation's community group (or the payload's `chat_id`);
-/// returns the first message's id.
+/// Where a publication goes in Telegram: its operation's community group,
+/// or (no operation) the first configured group. Never a chat the payload
+/// names: an agent's output cannot redirect a post.
+pub async fn telegram_destination(
+    app: &App,
+    operation: Option<OperationId>,
+) -> Result<ChatId, HandlerError> {
+    let chat = match operation {
+        Some(operation) => app
+            .store
+            .groups_of_operation(operation)
+            .await?
+            .first()
+            .copied()
+            .ok_or_else(|| {
+                format!("operation #{operation} has no community group: /bind it in the group")
+            })?,
+        None => app
+            .roles
+            .groups
+            .first()
+            .copied()
+            .ok_or("no community group is configured to publish to")?,
+    };
+    Ok(ChatId(chat))
+}
+
+/// Sends to the operation's community group; returns the first message's id.
 async fn send_telegram(app: &App, job: &Publication) -> Result<String, HandlerError> {
     let content = job
         .payload
         .get("args")
         .or_else(|| job.payload.get("output"))
         .unwrap_or(&job.payload);
-    let chat = content
-        .get("chat_id")
-        .and_then(Value::as_i64)
-        .or_else(|| app.roles.groups.first().copied())
-        .ok_or("no community group is configured to publish to")?;
-    let chat = ChatId(chat);
+    let chat = telegram_destination(app, job.operation_id).await?;
     let kind = match job.validation_id {
         Some(id) => app.store.validation(id).await?.kind,
         // A direct publication (validation off) carries its kind.
@@ -213,7 +234,42 @@ async fn send_telegram(app: &App, job: &Publication) -> Result<String, HandlerEr
     Ok(format!("{}:{}", chat.0, sent.id.0))
 }
 
-/// Posts to X from the account the payload names (or the only one).
+/// The X account a publication goes out from. An operation's post: one of
+/// the operation's accounts (the one the payload names if it is one of
+/// them, else its first). Otherwise: the account named, or the first.
+pub async fn x_destination(
+    app: &App,
+    operation: Option<OperationId>,
+    named: Option<&str>,
+) -> Result<String, HandlerError> {
+    let named = named.map(|a| a.trim_start_matches('@'));
+    let allowed: Vec<String> = match operation {
+        Some(operation) => {
+            let own = app.store.accounts_of_operation(operation).await?;
+            if own.is_empty() {
+                return Err(format!(
+                    "operation #{operation} has no X account (`ulias x connect --operation {operation}`)"
+                )
+                .into());
+            }
+            own
+        }
+        None => app
+            .store
+            .x_accounts()
+            .await?
+            .into_iter()
+            .map(|a| a.name)
+            .collect(),
+    };
+    named
+        .and_then(|n| allowed.iter().find(|a| a.as_str() == n))
+        .or_else(|| allowed.first())
+        .cloned()
+        .ok_or_else(|| "no X account is connected for this post (`ulias x connect`)".into())
+}
+
+/// Posts to X from the account [`x_destination`] names.
 /// One post per account per `x.min_post_interval_seconds` (threads
 /// excepted): a post that comes too soon is put back until its turn (the
 /// wait is in the store, so it survives a restart). `None` when delayed.
@@ -237,18 +293,16 @@ async fn send_x(app: &App, job: &Publication) -> Result<Option<String>, HandlerE
         return Err("X profile updates are not built yet: change the profile by hand".into());
     }
     let vault = TokenVault::new(app.settings.x.token_key.as_ref())?;
+    let named = job
+        .account
+        .as_deref()
+        .or_else(|| content.get("account").and_then(Value::as_str));
+    let name = x_destination(app, job.operation_id, named).await?;
     let accounts = app.store.x_accounts().await?;
-    let wanted = content
-        .get("account")
-        .and_then(Value::as_str)
-        .or(job.account.as_deref());
-    let account = match wanted {
-        Some(name) => accounts
-            .iter()
-            .find(|a| a.name == name.trim_start_matches('@')),
-        None => accounts.first(),
-    }
-    .ok_or("no X account is connected for this post (`ulias x connect`)")?;
+    let account = accounts
+        .iter()
+        .find(|a| a.name == name)
+        .ok_or_else(|| format!("@{name} is not connected (`ulias x connect`)"))?;
     let now = app.clock.now();
     let interval = chrono::TimeDelta::seconds(i64::from(app.settings.x.min_post_interval_seconds));
     if kind != ValidationKind::Thread

@@ -11,7 +11,8 @@ use teloxide::types::{
     MessageId,
 };
 use ulias_core::domain::{
-    Decision, DecisionAnswer, DecisionId, DecisionStatus, Urgency, Validation, ValidationId,
+    Decision, DecisionAnswer, DecisionId, DecisionStatus, PublicationTarget, Urgency, Validation,
+    ValidationId,
     ValidationKind, ValidationStatus,
 };
 use ulias_core::store::{ActorRole, AuditEntry, StoreError};
@@ -50,14 +51,14 @@ pub async fn post_validation(
     ]]);
     let sent = app
         .bot
-        .send_message(ChatId(chat), clip(&validation_text(app, validation)))
+        .send_message(ChatId(chat), clip(&validation_text(app, validation).await))
         .reply_markup(keyboard)
         .await?;
     Ok(sent.id)
 }
 
 /// The text of a validation's message, with its outcome once decided.
-pub fn validation_text(app: &App, validation: &Validation) -> String {
+pub async fn validation_text(app: &App, validation: &Validation) -> String {
     let step = validation
         .payload
         .get("step")
@@ -72,6 +73,8 @@ pub fn validation_text(app: &App, validation: &Validation) -> String {
             arg("step", step),
         ],
     );
+    text.push('\n');
+    text.push_str(&destination(app, validation).await);
     text.push('\n');
     text.push_str(&preview(app, validation));
     let at = |when: Option<chrono::DateTime<chrono::Utc>>| {
@@ -102,6 +105,41 @@ pub fn validation_text(app: &App, validation: &Validation) -> String {
         _ => {}
     }
     text
+}
+
+/// Where an approved output will go, exactly as the outbox will send it
+/// (the operation's own group or account), or why it cannot go yet.
+async fn destination(app: &App, validation: &Validation) -> String {
+    let t = &app.texts;
+    let operation = validation.operation_id;
+    let op = operation.map(|o| o.to_string()).unwrap_or_default();
+    match validation.target {
+        PublicationTarget::Telegram => {
+            match super::outbox::telegram_destination(app, operation).await {
+                Ok(chat) => {
+                    let name = app
+                        .settings
+                        .telegram
+                        .groups
+                        .iter()
+                        .find(|g| g.chat_id == chat.0)
+                        .map_or_else(|| chat.0.to_string(), |g| g.name.clone());
+                    t.with("validation-to-group", &[arg("group", name), arg("chat", chat.0)])
+                }
+                Err(_) => t.with("validation-to-no-group", &[arg("operation", op)]),
+            }
+        }
+        PublicationTarget::X => {
+            let content = validation.payload.get("args").unwrap_or(&validation.payload);
+            let named = content.get("account").and_then(Value::as_str);
+            match super::outbox::x_destination(app, operation, named).await {
+                Ok(account) => t.with("validation-to-x", &[arg("account", account)]),
+                Err(_) => t.with("validation-to-no-x", &[arg("operation", op)]),
+            }
+        }
+        PublicationTarget::Site => t.get("validation-to-site"),
+        PublicationTarget::Manual => t.get("validation-to-manual"),
+    }
 }
 
 /// The body of a preview, by kind.
@@ -329,7 +367,7 @@ async fn refresh_validation(app: &App, id: i64) -> HandlerResult {
             .edit_message_text(
                 ChatId(chat),
                 message,
-                clip(&validation_text(app, &validation)),
+                clip(&validation_text(app, &validation).await),
             )
             .await?;
     }
