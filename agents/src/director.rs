@@ -10,8 +10,7 @@ use chrono::TimeDelta;
 use serde_json::{Value, json};
 use ulias_core::domain::{
     DecisionKind, DecisionOption, NewDecision, NewTask, Objective, ObjectiveStatus, Pipeline,
-    Priority, Task, TaskId,
-    TaskOutcome,
+    Priority, Task, TaskId, TaskOutcome,
 };
 use ulias_core::store::{ObjectiveUpdate, StoreError};
 

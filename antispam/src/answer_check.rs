@@ -82,11 +82,7 @@ mod tests {
                 &["scan"],
                 vec![],
             ),
-            (
-                "Docs live at https://docs.pepe2.fun.",
-                &["faq"],
-                vec![],
-            ),
+            ("Docs live at https://docs.pepe2.fun.", &["faq"], vec![]),
             (
                 &format!("Send to {FOREIGN} for the migration"),
                 &["faq"],

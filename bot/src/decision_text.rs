@@ -107,7 +107,11 @@ mod tests {
                 let asked = question(&texts, &decision);
                 for (name, value) in kind.values() {
                     if name != "arguments" {
-                        assert!(asked.contains(&value), "{locale:?} {}: {asked}", kind.name());
+                        assert!(
+                            asked.contains(&value),
+                            "{locale:?} {}: {asked}",
+                            kind.name()
+                        );
                     }
                 }
                 let labels = option_labels(&texts, &decision);

@@ -11,7 +11,9 @@ use std::time::Duration;
 use chrono::TimeDelta;
 use secrecy::SecretString;
 use ulias_core::clock::{Clock, SystemClock};
-use ulias_core::domain::{DecisionId, DecisionStatus, NewDecision, Urgency};
+use ulias_core::domain::{
+    DecisionId, DecisionKind, DecisionOption, DecisionStatus, NewDecision, Urgency,
+};
 use ulias_core::settings::Locale;
 use ulias_core::store::Store;
 use ulias_tests::db::TestDb;
@@ -22,17 +24,19 @@ use surface::*;
 const ALERTS: &str = "ulias-alerts-7f3a";
 const REPLIES: &str = "ulias-replies-9c1e";
 
-fn decision(question: &str) -> NewDecision {
+/// A doubt about a result: three options (accept, run again, cancel).
+fn decision(title: &str) -> NewDecision {
     NewDecision {
-        task_id: None,
-        objective_id: None,
-        question: question.to_owned(),
         context_summary: "Disk at 91 %.".to_owned(),
-        options: vec!["Delete".to_owned(), "Archive".to_owned(), "Wait".to_owned()],
-        recommended: Some(1),
+        recommended: Some(DecisionOption::Rerun),
         urgency: Urgency::High,
         timeout_at: Some(SystemClock.now() + TimeDelta::hours(2)),
-        auto_decision: Some(2),
+        auto_decision: Some(DecisionOption::Cancel),
+        ..NewDecision::new(DecisionKind::Doubt {
+            agent: "infra".to_owned(),
+            title: title.to_owned(),
+            confidence_pct: 50,
+        })
     }
 }
 
@@ -85,7 +89,7 @@ async fn a_decision_answered_b_from_the_phone_is_applied_once_even_if_the_reply_
     assert_eq!(push.request["priority"], 4, "high urgency");
     let actions = push.request["actions"].as_array().unwrap().clone();
     assert_eq!(actions.len(), 3);
-    assert_eq!(actions[1]["label"], "B: Archive");
+    assert_eq!(actions[1]["label"], "B: Run it again");
     assert_eq!(actions[1]["body"], "decision:1:B");
     assert_eq!(
         actions[1]["headers"]["Authorization"],
@@ -102,7 +106,7 @@ async fn a_decision_answered_b_from_the_phone_is_applied_once_even_if_the_reply_
         (decision.response, decision.responded_by.as_deref()),
         (Some(1), Some("ntfy"))
     );
-    s.message_containing(CEO, "\"Archive\", chosen by ntfy")
+    s.message_containing(CEO, "\"Run it again\", chosen by ntfy")
         .await;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let again = s.store().decision(DecisionId::new(1)).await.unwrap();

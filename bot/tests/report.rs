@@ -10,8 +10,8 @@ use ulias_bot::i18n::Texts;
 use ulias_bot::report::{CHART_DAYS, Summary};
 use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
-    DecisionAnswer, LogKind, LogScope, NewDecision, NewLogEntry, NewObjective, NewTask,
-    ObjectiveSource, ObjectiveStatus, TaskOutcome, Team, Urgency,
+    DecisionAnswer, DecisionKind, DecisionOption, LogKind, LogScope, NewDecision, NewLogEntry,
+    NewObjective, NewTask, ObjectiveSource, ObjectiveStatus, TaskOutcome, Team,
 };
 use ulias_core::money::Usd;
 use ulias_core::settings::Locale;
@@ -153,15 +153,12 @@ async fn fixture() -> TestDb {
         task(store, agent, team, confidence, fail, hour).await;
     }
     let asked = NewDecision {
-        task_id: None,
         objective_id: Some(strategist),
-        question: "Delete logs older than 60 days?".into(),
-        context_summary: String::new(),
-        options: vec!["Yes".into(), "No".into()],
-        recommended: Some(0),
-        urgency: Urgency::Normal,
-        timeout_at: None,
-        auto_decision: None,
+        recommended: Some(DecisionOption::Confirm),
+        ..NewDecision::new(DecisionKind::Confirmation {
+            tool: "logs_cleanup".into(),
+            arguments: serde_json::json!({"older_than_days": 60}),
+        })
     };
     let asked = store.create_decision(&asked, at(8)).await.unwrap();
     store
@@ -175,31 +172,16 @@ async fn fixture() -> TestDb {
         )
         .await
         .unwrap();
-    let pending = NewDecision {
-        question: "Open port 8443 for the new service?".into(),
-        objective_id: None,
-        ..asked_like()
-    };
+    let pending = NewDecision::new(DecisionKind::Confirmation {
+        tool: "firewall_open".into(),
+        arguments: serde_json::json!({"port": 8443}),
+    });
     store.create_decision(&pending, at(16)).await.unwrap();
     spend(store, at(9), 120_000, 0, 360_000).await;
     spend(store, at(15), 30_000, 20_000, 90_000).await;
     spend(store, day() - TimeDelta::days(3), 50_000, 0, 150_000).await;
     spend(store, day() - TimeDelta::days(13), 10_000, 0, 30_000).await;
     db
-}
-
-fn asked_like() -> NewDecision {
-    NewDecision {
-        task_id: None,
-        objective_id: None,
-        question: String::new(),
-        context_summary: String::new(),
-        options: vec!["Yes".into(), "No".into()],
-        recommended: None,
-        urgency: Urgency::Normal,
-        timeout_at: None,
-        auto_decision: None,
-    }
 }
 
 #[tokio::test]

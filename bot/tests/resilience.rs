@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use ulias_core::clock::{Clock, SystemClock};
-use ulias_core::domain::{NewDecision, NewValidation, PublicationTarget, Urgency, ValidationKind};
+use ulias_core::domain::{
+    DecisionKind, NewDecision, NewValidation, PublicationTarget, Urgency, ValidationKind,
+};
 use ulias_core::settings::Locale;
 use ulias_tests::db::TestDb;
 
@@ -65,18 +67,14 @@ async fn an_ntfy_server_that_never_answers_holds_up_no_decision_and_no_validatio
     .await;
     let now = SystemClock.now();
     let decision = NewDecision {
-        task_id: None,
-        objective_id: None,
-        question: "Restart the proxy?".into(),
-        context_summary: String::new(),
-        options: vec!["Yes".into(), "No".into()],
-        recommended: Some(0),
         urgency: Urgency::High,
-        timeout_at: None,
-        auto_decision: None,
+        ..NewDecision::new(DecisionKind::Confirmation {
+            tool: "docker_restart".into(),
+            arguments: serde_json::json!({"container": "proxy"}),
+        })
     };
     s.store().create_decision(&decision, now).await.unwrap();
-    s.message_containing(CEO, "Restart the proxy?").await;
+    s.message_containing(CEO, "docker_restart").await;
 
     let validation = NewValidation {
         task_id: None,

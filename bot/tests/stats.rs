@@ -7,8 +7,8 @@ use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use ulias_bot::i18n::Texts;
 use ulias_bot::stats::{Stats, help, weekly};
 use ulias_core::domain::{
-    DecisionAnswer, NewDecision, NewObjective, NewProposal, NewTask, ObjectiveSource, Priority,
-    ProposalStatus, TaskOutcome, Team, Urgency,
+    DecisionAnswer, DecisionKind, NewDecision, NewObjective, NewProposal, NewTask, ObjectiveSource,
+    Priority, ProposalStatus, TaskOutcome, Team,
 };
 use ulias_core::settings::Locale;
 use ulias_core::store::{NewInteraction, Store};
@@ -44,14 +44,11 @@ async fn finished(store: &Store, agent: &str, hours: i64, ok: bool, intervened: 
     if intervened {
         let decision = NewDecision {
             task_id: Some(task.id),
-            objective_id: None,
-            question: "Keep going?".into(),
-            context_summary: String::new(),
-            options: vec!["Yes".into(), "No".into()],
-            recommended: Some(0),
-            urgency: Urgency::Normal,
-            timeout_at: None,
-            auto_decision: None,
+            ..NewDecision::new(DecisionKind::Doubt {
+                agent: agent.to_owned(),
+                title: task.title.clone(),
+                confidence_pct: 40,
+            })
         };
         let decision = store.create_decision(&decision, at).await.unwrap();
         let answer = DecisionAnswer {

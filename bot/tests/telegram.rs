@@ -13,8 +13,9 @@ use secrecy::SecretString;
 use serde_json::json;
 use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
-    NewDecision, NewTask, NewValidation, ObjectiveId, PublicationTarget, TaskOutcome, TaskStatus,
-    Team, Urgency, ValidationId, ValidationKind, ValidationStatus,
+    DecisionKind, DecisionOption, NewDecision, NewTask, NewValidation, ObjectiveId,
+    PublicationTarget, TaskOutcome, TaskStatus, Team, Urgency, ValidationId, ValidationKind,
+    ValidationStatus,
 };
 use ulias_core::settings::Locale;
 use ulias_core::store::Store;
@@ -298,15 +299,15 @@ async fn a_decision_reaching_its_timeout_is_applied_and_announced() {
     let db = TestDb::sqlite().await;
     db.migrated().await;
     let decision = NewDecision {
-        task_id: None,
-        objective_id: None,
-        question: "Supprimer les logs de plus de 60 jours ?".to_owned(),
         context_summary: "Le disque est plein à 91 %.".to_owned(),
-        options: vec!["Oui".to_owned(), "Non".to_owned()],
-        recommended: Some(0),
+        recommended: Some(DecisionOption::Confirm),
         urgency: Urgency::High,
         timeout_at: Some(SystemClock.now() + TimeDelta::seconds(3)),
-        auto_decision: Some(1),
+        auto_decision: Some(DecisionOption::Refuse),
+        ..NewDecision::new(DecisionKind::Confirmation {
+            tool: "logs_cleanup".into(),
+            arguments: serde_json::json!({"older_than_days": 60}),
+        })
     };
     db.store
         .create_decision(&decision, SystemClock.now())
@@ -317,16 +318,16 @@ async fn a_decision_reaching_its_timeout_is_applied_and_announced() {
     let shown = s.message_containing(CEO, "Décision #1").await;
     assert_eq!(button_data(&shown), ["d:1:0", "d:1:1"]);
     assert!(
-        shown["reply_markup"].to_string().contains("⭐ Oui"),
+        shown["reply_markup"].to_string().contains("⭐ Lancer"),
         "the recommended option is marked"
     );
 
     s.message_containing(
         CEO,
-        "⏱ Décision #1 : pas de réponse à temps, « Non » appliqué.",
+        "⏱ Décision #1 : pas de réponse à temps, « Ne pas lancer » appliqué.",
     )
     .await;
-    s.message_containing(CEO, "→ « Non », choisi par timeout")
+    s.message_containing(CEO, "→ « Ne pas lancer », choisi par timeout")
         .await;
     s.stop().await;
 }
@@ -497,6 +498,7 @@ async fn the_public_log_channel_gets_batches_with_costs_and_the_running_total() 
                 token_symbol: None,
                 chain: None,
                 official_address: None,
+                official_addresses: Vec::new(),
                 j0_at: now,
             },
             now,
@@ -621,6 +623,7 @@ async fn the_team_turns_an_operations_validation_off_and_it_is_audited() {
         token_symbol: None,
         chain: None,
         official_address: None,
+        official_addresses: Vec::new(),
         j0_at: now,
     };
     db.store.create_operation(&new, now).await.unwrap();

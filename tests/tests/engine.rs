@@ -5,9 +5,9 @@
 use chrono::TimeDelta;
 use serde_json::{Value, json};
 use ulias_agents::alerts::{AlertLevel, keys};
-use ulias_agents::engine::{DOUBT_OPTIONS, Engine, EngineConfig};
+use ulias_agents::engine::{Engine, EngineConfig};
 use ulias_core::clock::Clock;
-use ulias_core::domain::{DecisionId, NewTask, TaskStatus, Team};
+use ulias_core::domain::{DecisionId, DecisionKind, DecisionOption, NewTask, TaskStatus, Team};
 use ulias_tests::harness::Harness;
 
 fn report(confidence: f64) -> Value {
@@ -62,11 +62,25 @@ async fn a_doubtful_result_waits_for_a_ceo_decision() {
     assert_eq!(task.confidence, Some(0.4));
     let decision = h.db.store.decision(DecisionId::new(1)).await.unwrap();
     assert_eq!(decision.task_id, Some(id));
-    assert_eq!(decision.options, DOUBT_OPTIONS);
-    assert!(
-        decision.question.contains("only 40% sure"),
-        "{}",
-        decision.question
+    assert_eq!(
+        decision.kind,
+        DecisionKind::Doubt {
+            agent: "analyst".into(),
+            title: task.title.clone(),
+            confidence_pct: 40,
+        }
+    );
+    assert_eq!(
+        decision.kind.options(),
+        [
+            DecisionOption::Accept,
+            DecisionOption::Rerun,
+            DecisionOption::Cancel
+        ]
+    );
+    assert_eq!(
+        decision.option_at(decision.recommended.unwrap()),
+        Some(DecisionOption::Rerun)
     );
     assert_eq!(decision.context_summary, "3 endpoints checked");
     assert_eq!(

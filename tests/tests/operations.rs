@@ -56,6 +56,7 @@ impl Op {
             token_symbol: Some("PEP2".to_owned()),
             chain: Some("base".to_owned()),
             official_address: Some("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".to_owned()),
+            official_addresses: Vec::new(),
             j0_at: clock.now(),
         };
         let started = start_operation(&db.store, &takeover_playbook(), &new, clock.now())

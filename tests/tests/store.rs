@@ -9,9 +9,10 @@ use std::collections::HashSet;
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use serde_json::json;
 use ulias_core::domain::{
-    DecisionAnswer, DecisionStatus, NewDecision, NewObjective, NewTask, NewValidation,
-    ObjectiveStatus, Priority, ProfileKind, ProposalStatus, PublicationTarget, Status, Task,
-    TaskId, TaskOutcome, TaskStatus, Team, Urgency, ValidationKind, ValidationStatus,
+    DecisionAnswer, DecisionKind, DecisionOption, DecisionStatus, NewDecision, NewObjective,
+    NewTask, NewValidation, ObjectiveStatus, Priority, ProfileKind, ProposalStatus,
+    PublicationTarget, Status, Task, TaskId, TaskOutcome, TaskStatus, Team, Urgency,
+    ValidationKind, ValidationStatus,
 };
 use ulias_core::money::Usd;
 use ulias_core::store::{ObjectiveUpdate, Store, StoreError};
@@ -36,6 +37,7 @@ on_both_backends!(
     two_concurrent_claimers_never_get_the_same_task,
     a_blocked_task_goes_back_to_the_queue_with_its_new_input,
     a_decision_is_answered_once_and_times_out_to_its_automatic_choice,
+    a_decision_stored_before_kinds_keeps_its_words,
     approving_twice_queues_one_publication,
     concurrent_approvals_queue_one_publication,
     rejecting_keeps_the_reason_and_queues_nothing,
@@ -682,22 +684,30 @@ async fn a_blocked_task_goes_back_to_the_queue_with_its_new_input(db: &TestDb) {
 
 async fn a_decision_is_answered_once_and_times_out_to_its_automatic_choice(db: &TestDb) {
     let store = db.migrated().await;
-    let ask = |question: &str| NewDecision {
-        task_id: None,
-        objective_id: None,
-        question: question.into(),
+    let ask = |tool: &str| NewDecision {
         context_summary: "3 deploys failed on Friday".into(),
-        options: vec!["Deploy now".into(), "Wait for Monday".into()],
-        recommended: Some(1),
+        recommended: Some(DecisionOption::Refuse),
         urgency: Urgency::Normal,
         timeout_at: Some(t0() + minutes(60)),
-        auto_decision: Some(1),
+        auto_decision: Some(DecisionOption::Refuse),
+        ..NewDecision::new(DecisionKind::Confirmation {
+            tool: tool.into(),
+            arguments: json!({"service": "web"}),
+        })
     };
-    let answered = store.create_decision(&ask("Deploy?"), t0()).await.unwrap();
+    let answered = store.create_decision(&ask("deploy"), t0()).await.unwrap();
     let silent = store
-        .create_decision(&ask("Purge logs?"), t0())
+        .create_decision(&ask("purge_logs"), t0())
         .await
         .unwrap();
+    assert_eq!(
+        store.decision(silent.id).await.unwrap().kind,
+        DecisionKind::Confirmation {
+            tool: "purge_logs".into(),
+            arguments: json!({"service": "web"}),
+        },
+        "the kind and its values come back as stored"
+    );
 
     let answer = DecisionAnswer {
         option: 0,
@@ -748,6 +758,69 @@ async fn a_decision_is_answered_once_and_times_out_to_its_automatic_choice(db: &
         done,
         "an answered decision never times out"
     );
+    assert_eq!(timed_out[0].chosen(), Some(DecisionOption::Refuse));
+
+    let unapplied: Vec<_> = store
+        .unapplied_decisions()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|d| d.id)
+        .collect();
+    assert_eq!(
+        unapplied,
+        [answered.id, silent.id],
+        "both wait to be carried out"
+    );
+    assert!(
+        store
+            .mark_decision_applied(answered.id, t0() + minutes(61))
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .mark_decision_applied(answered.id, t0() + minutes(62))
+            .await
+            .unwrap(),
+        "carried out once"
+    );
+    let left: Vec<_> = store
+        .unapplied_decisions()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|d| d.id)
+        .collect();
+    assert_eq!(left, [silent.id]);
+}
+
+async fn a_decision_stored_before_kinds_keeps_its_words(db: &TestDb) {
+    let store = db.migrated().await;
+    db.execute(
+        "INSERT INTO decisions (question, options, status, created_at) \
+         VALUES ('Free disk space?', '[\"Yes\",\"No\"]', 'pending', 0)",
+    )
+    .await
+    .unwrap();
+    let decision = store.pending_decisions().await.unwrap().remove(0);
+    assert_eq!(
+        decision.kind,
+        DecisionKind::Legacy {
+            question: "Free disk space?".into(),
+            options: vec!["Yes".into(), "No".into()],
+        }
+    );
+    assert_eq!(decision.kind.option_count(), 2);
+    let answer = DecisionAnswer {
+        option: 1,
+        by: "1001".into(),
+    };
+    let answered = store
+        .answer_decision(decision.id, &answer, t0())
+        .await
+        .unwrap();
+    assert_eq!(answered.chosen(), None, "no typed option to carry out");
 }
 
 fn new_post() -> NewValidation {
@@ -856,6 +929,7 @@ async fn a_stopped_operation_cancels_its_open_steps_and_withdraws_its_validation
                 token_symbol: None,
                 chain: None,
                 official_address: None,
+                official_addresses: Vec::new(),
                 j0_at: t0(),
             },
             t0(),

@@ -121,7 +121,9 @@ impl Engine {
                 store
                     .stop_operation(*operation, self.runner.clock.now())
                     .await?;
-                Ok(Applied::OperationStopped(store.operation(*operation).await?))
+                Ok(Applied::OperationStopped(
+                    store.operation(*operation).await?,
+                ))
             }
             DecisionKind::OperationStart { .. }
             | DecisionKind::OperationStop { .. }
@@ -229,11 +231,13 @@ impl Engine {
 
     async fn start_candidate(&self, candidate: &Candidate) -> Result<Applied, ApplyError> {
         let store = &self.runner.store;
-        let playbook = self.config.takeover.as_ref().ok_or(ApplyError::NoPlaybook)?;
+        let playbook = self
+            .config
+            .takeover
+            .as_ref()
+            .ok_or(ApplyError::NoPlaybook)?;
         match start_takeover(store, playbook, candidate, self.runner.clock.now()).await {
-            Ok(started) => {
-                        Ok(Applied::OperationStarted(Box::new(started)))
-            }
+            Ok(started) => Ok(Applied::OperationStarted(Box::new(started))),
             Err(StoreError::Taken { operation, .. }) => {
                 let running = store
                     .operation(ulias_core::domain::OperationId::new(operation))

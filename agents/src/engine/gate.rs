@@ -3,8 +3,7 @@
 use serde_json::{Value, json};
 use ulias_core::domain::{
     DecisionKind, DecisionOption, NewDecision, NewValidation, PublicationTarget, Task, TaskStatus,
-    Urgency, ValidationKind,
-    ValidationStatus, retry_backoff,
+    Urgency, ValidationKind, ValidationStatus, retry_backoff,
 };
 use ulias_core::store::StoreError;
 

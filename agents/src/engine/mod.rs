@@ -34,8 +34,8 @@ use crate::director::PLAN_KIND;
 use crate::pipelines;
 use crate::runner::{LeaseTerms, Runner, keeping_lease};
 
-pub use self::effects::{CONNECTOR, ProposalPolicy};
 pub use self::decisions::{Applied, ApplyError};
+pub use self::effects::{CONNECTOR, ProposalPolicy};
 pub use self::incident::SIMPLIFIER;
 
 /// The kind of a community group's question: someone is waiting for its

@@ -4,8 +4,7 @@
 
 use serde_json::Value;
 use ulias_core::domain::{
-    LessonCategory, NewLesson, PublicationId, Task, TaskStatus,
-    ValidationId, ValidationStatus,
+    LessonCategory, NewLesson, PublicationId, Task, TaskStatus, ValidationId, ValidationStatus,
 };
 use ulias_core::store::StoreError;
 

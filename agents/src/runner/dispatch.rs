@@ -176,10 +176,9 @@ async fn ask_confirmation(ctx: &ToolContext, call: &ToolCall) -> Result<Decision
         .store
         .decisions_of_task(ctx.task.id, "confirmation")
         .await?;
-    if let Some(open) = asked
-        .iter()
-        .find(|d| d.status == DecisionStatus::Pending && d.kind.confirms(&call.name, &call.arguments))
-    {
+    if let Some(open) = asked.iter().find(|d| {
+        d.status == DecisionStatus::Pending && d.kind.confirms(&call.name, &call.arguments)
+    }) {
         return Ok(open.id);
     }
     let now = ctx.clock.now();

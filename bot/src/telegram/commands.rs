@@ -11,8 +11,8 @@ use ulias_core::settings::Locale;
 use super::edge::{Incoming, clip};
 use super::handlers::{HandlerError, HandlerResult};
 use super::{App, Role, operations};
-use ulias_agents::operations::PrereportPurpose;
 use crate::i18n::{Texts, arg};
+use ulias_agents::operations::PrereportPurpose;
 
 /// What the bot understands after a `/`.
 #[derive(BotCommands, Clone, Debug, PartialEq)]

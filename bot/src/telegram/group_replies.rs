@@ -60,7 +60,10 @@ pub async fn send(app: &App) -> HandlerResult {
             tracing::info!(task = %task.id, "a group question's answer was too unsure to send");
             continue;
         };
-        let sources = reply.as_ref().map(|r| r.sources.clone()).unwrap_or_default();
+        let sources = reply
+            .as_ref()
+            .map(|r| r.sources.clone())
+            .unwrap_or_default();
         let Some((official, domains, group)) = allowances(app, reply_to.chat_id) else {
             continue;
         };

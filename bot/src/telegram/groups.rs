@@ -164,7 +164,12 @@ impl Guard {
         let Some(guarded) = app.guard.get(chat) else {
             return Ok(());
         };
-        let Some(configured) = app.settings.telegram.groups.iter().find(|g| g.chat_id == chat)
+        let Some(configured) = app
+            .settings
+            .telegram
+            .groups
+            .iter()
+            .find(|g| g.chat_id == chat)
         else {
             return Ok(());
         };
@@ -190,11 +195,8 @@ impl Guard {
             .collect();
         for (chat, guarded) in groups {
             let policy = CompiledPolicy::with_model(guarded.policy.policy.clone(), model.clone())?;
-            let renewed = guarded.renewed(
-                guarded.settings.clone(),
-                guarded.operation.clone(),
-                policy,
-            );
+            let renewed =
+                guarded.renewed(guarded.settings.clone(), guarded.operation.clone(), policy);
             app.guard.lock().insert(chat, Arc::new(renewed));
         }
         Ok(())
@@ -840,12 +842,14 @@ async fn bind(app: &App, chat: i64, args: &str) -> HandlerResult {
             Err(StoreError::NotFound { .. }) => t.with("op-unknown", &[arg("id", id)]),
             Err(error) => return Err(error.into()),
             Ok(operation) => {
-                match app.store.bind_group(chat, id, "team", app.clock.now()).await {
+                match app
+                    .store
+                    .bind_group(chat, id, "team", app.clock.now())
+                    .await
+                {
                     Ok(()) => {
-                        let done = t.with(
-                            "bind-done",
-                            &[arg("id", id), arg("name", &operation.name)],
-                        );
+                        let done =
+                            t.with("bind-done", &[arg("id", id), arg("name", &operation.name)]);
                         Guard::rebind(app, chat, operation).await?;
                         done
                     }

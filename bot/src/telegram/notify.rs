@@ -219,8 +219,7 @@ async fn timed_out(app: &App) -> HandlerResult {
         app.bot
             .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
             .await?;
-        let option =
-            crate::decision_text::option_label(&app.texts, &decision, decision.response);
+        let option = crate::decision_text::option_label(&app.texts, &decision, decision.response);
         app.bot
             .send_message(
                 ChatId(chat),

@@ -170,7 +170,9 @@ pub async fn list(app: &App) -> Result<String, HandlerError> {
         );
         let validations = waiting
             .iter()
-            .filter(|v| v.operation_id == Some(operation.id) && v.status == ValidationStatus::Pending)
+            .filter(|v| {
+                v.operation_id == Some(operation.id) && v.status == ValidationStatus::Pending
+            })
             .count();
         let spent = app.store.operation_spend(operation.id).await?;
         lines.push(t.with(
@@ -229,7 +231,10 @@ pub async fn show(app: &App, args: &str) -> Result<String, HandlerError> {
             &[
                 arg("chain", operation.chain.clone().unwrap_or_default()),
                 arg("addresses", listed(operation.official_addresses.clone())),
-                arg("groups", listed(groups.iter().map(i64::to_string).collect())),
+                arg(
+                    "groups",
+                    listed(groups.iter().map(i64::to_string).collect()),
+                ),
                 arg("accounts", listed(accounts)),
             ],
         ),
@@ -248,10 +253,7 @@ pub async fn show(app: &App, args: &str) -> Result<String, HandlerError> {
         ));
     }
     if tasks.len() > TIMELINE_STEPS {
-        lines.push(t.with(
-            "op-more",
-            &[arg("count", tasks.len() - TIMELINE_STEPS)],
-        ));
+        lines.push(t.with("op-more", &[arg("count", tasks.len() - TIMELINE_STEPS)]));
     }
     Ok(lines.join("\n"))
 }
@@ -267,7 +269,11 @@ pub async fn hold(app: &App, args: &str, pause: bool) -> Result<String, HandlerE
     } else {
         OperationStatus::Running
     };
-    match app.store.set_operation_status(id, to, app.clock.now()).await {
+    match app
+        .store
+        .set_operation_status(id, to, app.clock.now())
+        .await
+    {
         Ok(operation) => {
             let key = if pause { "op-paused" } else { "op-resumed" };
             Ok(t.with(key, &[arg("id", id), arg("name", &operation.name)]))
@@ -321,7 +327,10 @@ pub fn applied_text(t: &Texts, applied: &Applied, now: DateTime<Utc>) -> Option<
             &[
                 arg("id", started.operation.id),
                 arg("name", &started.operation.name),
-                arg("j0", started.operation.j0_at.map_or_else(|| when(now), when)),
+                arg(
+                    "j0",
+                    started.operation.j0_at.map_or_else(|| when(now), when),
+                ),
                 arg("steps", started.tasks.len()),
             ],
         )),
@@ -356,9 +365,7 @@ fn next_step(tasks: &[Task]) -> Option<&Task> {
 }
 
 fn day_of(operation: &Operation, now: DateTime<Utc>) -> i64 {
-    operation
-        .j0_at
-        .map_or(0, |j0| (now - j0).num_days().max(0))
+    operation.j0_at.map_or(0, |j0| (now - j0).num_days().max(0))
 }
 
 fn when(at: DateTime<Utc>) -> String {

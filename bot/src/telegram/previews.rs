@@ -12,8 +12,7 @@ use teloxide::types::{
 };
 use ulias_core::domain::{
     Decision, DecisionAnswer, DecisionId, DecisionStatus, PublicationTarget, Urgency, Validation,
-    ValidationId,
-    ValidationKind, ValidationStatus,
+    ValidationId, ValidationKind, ValidationStatus,
 };
 use ulias_core::store::{ActorRole, AuditEntry, StoreError};
 
@@ -124,13 +123,19 @@ async fn destination(app: &App, validation: &Validation) -> String {
                         .iter()
                         .find(|g| g.chat_id == chat.0)
                         .map_or_else(|| chat.0.to_string(), |g| g.name.clone());
-                    t.with("validation-to-group", &[arg("group", name), arg("chat", chat.0)])
+                    t.with(
+                        "validation-to-group",
+                        &[arg("group", name), arg("chat", chat.0)],
+                    )
                 }
                 Err(_) => t.with("validation-to-no-group", &[arg("operation", op)]),
             }
         }
         PublicationTarget::X => {
-            let content = validation.payload.get("args").unwrap_or(&validation.payload);
+            let content = validation
+                .payload
+                .get("args")
+                .unwrap_or(&validation.payload);
             let named = content.get("account").and_then(Value::as_str);
             match super::outbox::x_destination(app, operation, named).await {
                 Ok(account) => t.with("validation-to-x", &[arg("account", account)]),

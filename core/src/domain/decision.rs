@@ -65,7 +65,10 @@ pub enum DecisionKind {
         ticker: Option<String>,
     },
     /// Stop an operation for good.
-    OperationStop { operation: OperationId, name: String },
+    OperationStop {
+        operation: OperationId,
+        name: String,
+    },
     /// A decision stored before kinds existed: its words as they were.
     #[serde(skip)]
     Legacy {
@@ -131,10 +134,9 @@ impl DecisionKind {
                 ("confidence", confidence_pct.to_string()),
             ],
             Self::Escalation { title } => vec![("title", title.clone())],
-            Self::Confirmation { tool, arguments } => vec![
-                ("tool", tool.clone()),
-                ("arguments", arguments.to_string()),
-            ],
+            Self::Confirmation { tool, arguments } => {
+                vec![("tool", tool.clone()), ("arguments", arguments.to_string())]
+            }
             Self::OperationStart {
                 chain,
                 address,

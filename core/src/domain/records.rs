@@ -4,10 +4,10 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::{
-    AgentName, DecisionId, DecisionKind, DecisionOption, DecisionStatus, ObjectiveId, ObjectiveSource, ObjectiveStatus,
-    OperationId, OperationStatus, Pipeline, Priority, PublicationId, PublicationStatus,
-    PublicationTarget, TaskId, TaskStatus, Team, Urgency, ValidationId, ValidationKind,
-    ValidationStatus,
+    AgentName, DecisionId, DecisionKind, DecisionOption, DecisionStatus, ObjectiveId,
+    ObjectiveSource, ObjectiveStatus, OperationId, OperationStatus, Pipeline, Priority,
+    PublicationId, PublicationStatus, PublicationTarget, TaskId, TaskStatus, Team, Urgency,
+    ValidationId, ValidationKind, ValidationStatus,
 };
 use crate::money::Usd;
 
