@@ -26,8 +26,8 @@
 
 pub mod alerts;
 pub mod answer;
-pub mod chain;
 pub mod ceo_intel;
+pub mod chain;
 pub mod director;
 pub mod engine;
 pub mod interpreter;

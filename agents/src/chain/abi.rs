@@ -91,7 +91,12 @@ mod tests {
 
     #[test]
     fn bad_addresses_are_refused() {
-        for bad in ["5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0x123", "0xZZ", ""] {
+        for bad in [
+            "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "0x123",
+            "0xZZ",
+            "",
+        ] {
             assert!(parse_address(bad).is_err(), "{bad}");
         }
     }
@@ -102,11 +107,18 @@ mod tests {
         assert_eq!(decode_uint(&format!("0x{:0>64}", "12")), Ok(18));
         assert_eq!(decode_uint("0x0"), Ok(0));
         assert_eq!(decode_uint(&format!("0x{:0>64}", "")), Ok(0));
-        assert_eq!(decode_uint(&format!("0x{:0>64x}", u128::MAX)), Ok(u128::MAX));
+        assert_eq!(
+            decode_uint(&format!("0x{:0>64x}", u128::MAX)),
+            Ok(u128::MAX)
+        );
         let huge = format!("0x1{:0>32}", "");
         assert_eq!(decode_uint(&huge), Err(AbiError::TooLarge(huge.clone())));
         for bad in ["0x", "12", "0xg1", ""] {
-            assert_eq!(decode_uint(bad), Err(AbiError::Hex(bad.to_owned())), "{bad}");
+            assert_eq!(
+                decode_uint(bad),
+                Err(AbiError::Hex(bad.to_owned())),
+                "{bad}"
+            );
         }
     }
 

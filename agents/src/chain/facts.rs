@@ -7,7 +7,9 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use ulias_core::settings::{ChainEndpoints, ChainName, ChainsSettings, Settings, TakeoverThresholds};
+use ulias_core::settings::{
+    ChainEndpoints, ChainName, ChainsSettings, Settings, TakeoverThresholds,
+};
 
 use super::abi;
 use super::explorer::ExplorerClient;
@@ -197,9 +199,10 @@ impl ChainReader {
         Clients {
             rpc: RpcClient::new(http.clone(), chain.rpc_url.clone(), timeout),
             market: MarketClient::new(http.clone(), chain.market_url.clone(), timeout),
-            explorer: chain.explorer_url.clone().map(|url| {
-                ExplorerClient::new(http, url, chain.explorer_api_key.clone(), timeout)
-            }),
+            explorer: chain
+                .explorer_url
+                .clone()
+                .map(|url| ExplorerClient::new(http, url, chain.explorer_api_key.clone(), timeout)),
         }
     }
 }
@@ -276,7 +279,9 @@ async fn read_holders(
     match explorer.holder_count(&facts.address).await {
         Ok(count) => match facts.market.as_mut() {
             Some(market) => market.holders = Some(named.of(count)),
-            None => facts.gaps.push(format!("{count} holders, but no market to file them under")),
+            None => facts
+                .gaps
+                .push(format!("{count} holders, but no market to file them under")),
         },
         Err(error) => facts.gaps.push(format!("holder count: {error}")),
     }

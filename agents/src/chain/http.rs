@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use reqwest::RequestBuilder;
-use serde::de::DeserializeOwned;
 use reqwest::Url;
+use serde::de::DeserializeOwned;
 
 use super::{ChainError, SourceKind};
 
@@ -53,7 +53,10 @@ impl Endpoint {
     }
 
     /// Sends `request` and reads a JSON answer of type `T`.
-    pub async fn json<T: DeserializeOwned>(&self, request: RequestBuilder) -> Result<T, ChainError> {
+    pub async fn json<T: DeserializeOwned>(
+        &self,
+        request: RequestBuilder,
+    ) -> Result<T, ChainError> {
         let response = request
             .timeout(self.timeout)
             .send()

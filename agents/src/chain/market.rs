@@ -150,9 +150,10 @@ impl MarketClient {
             ),
             None => None,
         };
-        let age_days = pair.pair_created_at.and_then(DateTime::from_timestamp_millis).map(
-            |created| (source.read_at - created).num_seconds() as f64 / 86_400.0,
-        );
+        let age_days = pair
+            .pair_created_at
+            .and_then(DateTime::from_timestamp_millis)
+            .map(|created| (source.read_at - created).num_seconds() as f64 / 86_400.0);
         let day = pair.txns.and_then(|t| t.h24);
         let (symbol, name) = match pair.base_token {
             Some(token) => (token.symbol, token.name),

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 pub use facts::{ChainReader, Holding, MarketFacts, TokenFacts};
 pub use precheck::{Check, Precheck, precheck};
-pub use verdict::{Day7, Day7Outcome, DailyFigures, day7_verdict};
+pub use verdict::{DailyFigures, Day7, Day7Outcome, day7_verdict};
 
 /// Which service a figure comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -65,9 +65,15 @@ fn hard(name: &str, ok: bool, detail: String) -> Check {
 fn contract(facts: &TokenFacts) -> Check {
     let present = facts.contract_present.value;
     let detail = if present {
-        format!("contract code at {} (block {})", facts.address, facts.block.value)
+        format!(
+            "contract code at {} (block {})",
+            facts.address, facts.block.value
+        )
     } else {
-        format!("no contract code at {} (block {})", facts.address, facts.block.value)
+        format!(
+            "no contract code at {} (block {})",
+            facts.address, facts.block.value
+        )
     };
     hard("contract", present, detail)
 }
@@ -100,7 +106,9 @@ fn top10(facts: &TokenFacts, max: f64) -> Check {
             hard(
                 "top10_holders",
                 share <= max,
-                format!("the top 10 holders hold {share:.2}%, pools and burns excluded (max {max}%)"),
+                format!(
+                    "the top 10 holders hold {share:.2}%, pools and burns excluded (max {max}%)"
+                ),
             )
         }
         None => hard(

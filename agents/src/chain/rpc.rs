@@ -61,9 +61,7 @@ impl RpcClient {
     /// Whether `address` holds contract code at the latest block.
     pub async fn has_code(&self, address: &str) -> Result<bool, ChainError> {
         let address = abi::parse_address(address)?;
-        let result = self
-            .call("eth_getCode", json!([address, "latest"]))
-            .await?;
+        let result = self.call("eth_getCode", json!([address, "latest"])).await?;
         let code = self.text(&result)?;
         Ok(code.trim_start_matches("0x").trim_start_matches('0') != "")
     }
@@ -86,7 +84,11 @@ impl RpcClient {
     }
 
     /// `balanceOf` of every holder, in one batch request, in their order.
-    pub async fn balances_of(&self, token: &str, holders: &[String]) -> Result<Vec<u128>, ChainError> {
+    pub async fn balances_of(
+        &self,
+        token: &str,
+        holders: &[String],
+    ) -> Result<Vec<u128>, ChainError> {
         if holders.is_empty() {
             return Ok(Vec::new());
         }
@@ -96,12 +98,20 @@ impl RpcClient {
             .enumerate()
             .map(|(id, holder)| {
                 let data = abi::balance_of_call(holder)?;
-                Ok(request(id, "eth_call", json!([{"to": token, "data": data}, "latest"])))
+                Ok(request(
+                    id,
+                    "eth_call",
+                    json!([{"to": token, "data": data}, "latest"]),
+                ))
             })
             .collect::<Result<Vec<Value>, AbiError>>()?;
         let answers: Vec<Envelope> = self
             .endpoint
-            .json(self.http.post(self.endpoint.url.clone()).json_body(&Value::Array(batch)))
+            .json(
+                self.http
+                    .post(self.endpoint.url.clone())
+                    .json_body(&Value::Array(batch)),
+            )
             .await?;
         let mut balances = vec![None; holders.len()];
         for answer in answers {
@@ -110,7 +120,10 @@ impl RpcClient {
                 .as_u64()
                 .and_then(|id| usize::try_from(id).ok())
                 .and_then(|id| balances.get_mut(id))
-                .ok_or_else(|| self.endpoint.malformed(format!("an answer with id {}", answer.id)))?;
+                .ok_or_else(|| {
+                    self.endpoint
+                        .malformed(format!("an answer with id {}", answer.id))
+                })?;
             *slot = Some(self.uint(&self.result_of(answer)?)?);
         }
         balances
@@ -133,7 +146,9 @@ impl RpcClient {
             .json(self.http.post(self.endpoint.url.clone()).json_body(&body))
             .await?;
         if answer.id != json!(1) {
-            return Err(self.endpoint.malformed(format!("answer id {} for id 1", answer.id)));
+            return Err(self
+                .endpoint
+                .malformed(format!("answer id {} for id 1", answer.id)));
         }
         self.result_of(answer)
     }
@@ -151,9 +166,10 @@ impl RpcClient {
     }
 
     fn text<'a>(&self, value: &'a Value) -> Result<&'a str, ChainError> {
-        value
-            .as_str()
-            .ok_or_else(|| self.endpoint.malformed(format!("expected a hex string, got {value}")))
+        value.as_str().ok_or_else(|| {
+            self.endpoint
+                .malformed(format!("expected a hex string, got {value}"))
+        })
     }
 
     fn uint(&self, value: &Value) -> Result<u128, ChainError> {

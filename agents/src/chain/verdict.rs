@@ -77,7 +77,9 @@ fn criterion(name: &str, ok: bool, detail: String) -> Check {
 }
 
 fn volume(j0: &DailyFigures, days: &[DailyFigures], limits: &VerdictThresholds) -> Check {
-    let window = usize::try_from(limits.volume_days).unwrap_or(usize::MAX).max(1);
+    let window = usize::try_from(limits.volume_days)
+        .unwrap_or(usize::MAX)
+        .max(1);
     let recent: Vec<f64> = days
         .iter()
         .rev()
@@ -112,10 +114,16 @@ fn holders(j0: &DailyFigures, last: Option<&DailyFigures>, min_growth: f64) -> C
             criterion(
                 "holders",
                 growth >= min_growth,
-                format!("{now} holders against {base} at J0: {growth:+.1}% (needs {min_growth:+}%)"),
+                format!(
+                    "{now} holders against {base} at J0: {growth:+.1}% (needs {min_growth:+}%)"
+                ),
             )
         }
-        _ => criterion("holders", false, "holders unknown at J0 or since".to_owned()),
+        _ => criterion(
+            "holders",
+            false,
+            "holders unknown at J0 or since".to_owned(),
+        ),
     }
 }
 
@@ -126,7 +134,9 @@ fn price(j0: &DailyFigures, last: Option<&DailyFigures>, max_drop: f64) -> Check
             criterion(
                 "price",
                 change >= -max_drop,
-                format!("price ${now} against ${base} at J0: {change:+.1}% (may fall {max_drop}% at most)"),
+                format!(
+                    "price ${now} against ${base} at J0: {change:+.1}% (may fall {max_drop}% at most)"
+                ),
             )
         }
         _ => criterion("price", false, "price unknown at J0 or since".to_owned()),
@@ -157,8 +167,17 @@ mod tests {
             .map(|d| day(0.000_011, 400.0 * f64::from(d), 2140 + 60 * u64::from(d)))
             .collect();
         let verdict = day7_verdict(&j0(), &days, &VerdictThresholds::default());
-        assert_eq!(verdict.verdict, Day7Outcome::Revived, "{:#?}", verdict.criteria);
-        assert!(verdict.criteria[0].detail.contains("$2400"), "{}", verdict.criteria[0].detail);
+        assert_eq!(
+            verdict.verdict,
+            Day7Outcome::Revived,
+            "{:#?}",
+            verdict.criteria
+        );
+        assert!(
+            verdict.criteria[0].detail.contains("$2400"),
+            "{}",
+            verdict.criteria[0].detail
+        );
     }
 
     #[test]
@@ -194,11 +213,17 @@ mod tests {
             max_price_drop_pct: 20.0,
         };
         // ×2.0 volume, +10.3 % holders, −19.5 % price: each just within its bar.
-        assert_eq!(day7_verdict(&j0, &days, &limits).verdict, Day7Outcome::Revived);
+        assert_eq!(
+            day7_verdict(&j0, &days, &limits).verdict,
+            Day7Outcome::Revived
+        );
         let stricter = VerdictThresholds {
             max_price_drop_pct: 19.0,
             ..limits
         };
-        assert_eq!(day7_verdict(&j0, &days, &stricter).verdict, Day7Outcome::DeadAgain);
+        assert_eq!(
+            day7_verdict(&j0, &days, &stricter).verdict,
+            Day7Outcome::DeadAgain
+        );
     }
 }

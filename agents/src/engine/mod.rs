@@ -20,6 +20,7 @@ mod gate;
 mod incident;
 mod planning;
 mod review;
+mod scanner;
 mod upkeep;
 
 use chrono::TimeDelta;
@@ -35,6 +36,7 @@ use crate::runner::{LeaseTerms, Runner, keeping_lease};
 pub use self::effects::{CONNECTOR, ProposalPolicy};
 pub use self::gate::DOUBT_OPTIONS;
 pub use self::incident::SIMPLIFIER;
+pub use self::scanner::{GO_NOGO_KINDS, SCANNER, overrule_go_nogo};
 
 /// The kind of a community group's question: someone is waiting for its
 /// answer now (see [`answers_now`]).

@@ -145,9 +145,10 @@ async fn market(State(world): State<World>, Path(address): Path<String>) -> Json
 }
 
 async fn explorer(State(world): State<World>, uri: Uri) -> Json<Value> {
-    let query: Vec<(String, String)> = url::form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
-        .into_owned()
-        .collect();
+    let query: Vec<(String, String)> =
+        url::form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
+            .into_owned()
+            .collect();
     let param = |name: &str| {
         query
             .iter()
@@ -158,7 +159,9 @@ async fn explorer(State(world): State<World>, uri: Uri) -> Json<Value> {
     if param("apikey") != Some(fixture.api_key.as_str()) || fixture.api_key.is_empty() {
         return Json(notok("Invalid API Key"));
     }
-    let contract = param("contractaddresses").or(param("contractaddress")).unwrap_or("");
+    let contract = param("contractaddresses")
+        .or(param("contractaddress"))
+        .unwrap_or("");
     let Some(token) = fixture.token(contract) else {
         return Json(notok("No data found"));
     };
@@ -170,7 +173,10 @@ async fn explorer(State(world): State<World>, uri: Uri) -> Json<Value> {
             "txHash": format!("0x{:0>64}", "c0ffee"),
         }])),
         (Some("token"), Some("tokenholderlist")) => {
-            let page: usize = param("page").and_then(|p| p.parse().ok()).unwrap_or(1).max(1);
+            let page: usize = param("page")
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(1)
+                .max(1);
             let offset: usize = param("offset").and_then(|o| o.parse().ok()).unwrap_or(10);
             let rows: Vec<Value> = token
                 .holders_by_size()

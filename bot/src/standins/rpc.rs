@@ -46,7 +46,10 @@ fn answer_one(fixture: &ChainFixture, request: &Value) -> Value {
         "eth_blockNumber" => Ok(json!(format!("{:#x}", fixture.block))),
         "eth_getCode" => get_code(fixture, &params),
         "eth_call" => call(fixture, &params),
-        other => Err((METHOD_NOT_FOUND, format!("the method {other} does not exist/is not available"))),
+        other => Err((
+            METHOD_NOT_FOUND,
+            format!("the method {other} does not exist/is not available"),
+        )),
     };
     match result {
         Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
@@ -85,7 +88,9 @@ fn get_code(fixture: &ChainFixture, params: &Value) -> Answer {
 }
 
 fn call(fixture: &ChainFixture, params: &Value) -> Answer {
-    let call = params.get(0).ok_or_else(|| invalid("expected a call object"))?;
+    let call = params
+        .get(0)
+        .ok_or_else(|| invalid("expected a call object"))?;
     let to = address_param(call.get("to"))?;
     let data = call
         .get("data")
@@ -128,15 +133,24 @@ mod tests {
     #[test]
     fn ids_are_echoed_and_errors_numbered() {
         let f = fixture();
-        let one = answer_rpc(&f, r#"{"jsonrpc":"2.0","id":"x7","method":"eth_blockNumber"}"#);
+        let one = answer_rpc(
+            &f,
+            r#"{"jsonrpc":"2.0","id":"x7","method":"eth_blockNumber"}"#,
+        );
         assert_eq!(one["id"], "x7");
         assert_eq!(one["result"], "0x121eac0");
         let unknown = answer_rpc(&f, r#"{"jsonrpc":"2.0","id":2,"method":"eth_mine"}"#);
         assert_eq!(unknown["error"]["code"], -32601);
-        let bad = answer_rpc(&f, r#"{"jsonrpc":"2.0","id":3,"method":"eth_getCode","params":["0x12"]}"#);
+        let bad = answer_rpc(
+            &f,
+            r#"{"jsonrpc":"2.0","id":3,"method":"eth_getCode","params":["0x12"]}"#,
+        );
         assert_eq!(bad["error"]["code"], -32602);
         assert_eq!(answer_rpc(&f, "{oops")["error"]["code"], -32700);
-        assert_eq!(answer_rpc(&f, r#"{"id":4,"method":"eth_chainId"}"#)["error"]["code"], -32600);
+        assert_eq!(
+            answer_rpc(&f, r#"{"id":4,"method":"eth_chainId"}"#)["error"]["code"],
+            -32600
+        );
     }
 
     #[test]
