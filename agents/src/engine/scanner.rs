@@ -152,7 +152,9 @@ pub fn overrule_go_nogo(
         serde_json::from_value::<GoNoGo>(output.clone()).unwrap_or_else(|_| loose_go_nogo(output));
     answer.summary = first_lines(&answer.summary, SUMMARY_LINES);
     // Only the code's checks are hard.
-    answer.checks.retain(|c| !c.hard);
+    for check in &mut answer.checks {
+        check.hard = false;
+    }
     let failures = match read {
         Ok(facts) => {
             let pre = precheck(&facts, limits);
