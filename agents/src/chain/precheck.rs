@@ -156,3 +156,143 @@ fn pair_age(facts: &TokenFacts, min: f64) -> Check {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+
+    use super::*;
+    use crate::chain::{Holding, MarketFacts, Source, SourceKind};
+
+    fn source(kind: SourceKind) -> Source {
+        Source {
+            kind,
+            host: "127.0.0.1".to_owned(),
+            read_at: Utc.with_ymd_and_hms(2026, 12, 3, 9, 0, 0).unwrap(),
+        }
+    }
+
+    fn holding(share: f64) -> Holding {
+        let rpc = source(SourceKind::Rpc);
+        Holding {
+            address: source(SourceKind::Explorer).of("0xd3".to_owned()),
+            balance: rpc.of(share),
+            share_pct: rpc.of(share),
+            excluded: None,
+        }
+    }
+
+    /// A token with these figures (`None`: not read).
+    fn token(dev: Option<f64>, top10: Option<f64>, liquidity: Option<f64>, age: f64) -> TokenFacts {
+        let (rpc, market) = (source(SourceKind::Rpc), source(SourceKind::Market));
+        TokenFacts {
+            chain: "base".to_owned(),
+            address: "0xaa".to_owned(),
+            read_at: rpc.read_at,
+            block: rpc.of(1),
+            contract_present: rpc.of(true),
+            decimals: Some(rpc.of(18)),
+            total_supply: Some(rpc.of(1e9)),
+            deployer: dev.map(holding),
+            top_holders: Vec::new(),
+            top10_share_pct: top10.map(|v| rpc.of(v)),
+            market: liquidity.map(|usd| MarketFacts {
+                pair_address: market.of("0xpool".to_owned()),
+                dex: market.of("uniswap".to_owned()),
+                symbol: None,
+                name: None,
+                price_usd: Some(market.of(0.01)),
+                liquidity_usd: Some(market.of(usd)),
+                volume_24h_usd: None,
+                pair_age_days: Some(market.of(age)),
+                buys_24h: None,
+                sells_24h: None,
+                market_cap_usd: None,
+                holders: None,
+            }),
+            gaps: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn each_threshold_decides_its_own_check() {
+        let limits = TakeoverThresholds::default();
+        // (case, facts, the checks that fail)
+        let table: Vec<(&str, TokenFacts, Vec<&str>)> = vec![
+            (
+                "healthy",
+                token(Some(2.0), Some(30.0), Some(12_000.0), 600.0),
+                vec![],
+            ),
+            (
+                "at every bar",
+                token(Some(5.0), Some(40.0), Some(5_000.0), 30.0),
+                vec![],
+            ),
+            (
+                "dev bag 6 %",
+                token(Some(6.0), Some(30.0), Some(12_000.0), 600.0),
+                vec!["deployer_bag"],
+            ),
+            (
+                "top 10 at 41 %",
+                token(Some(2.0), Some(41.0), Some(12_000.0), 600.0),
+                vec!["top10_holders"],
+            ),
+            (
+                "thin pool",
+                token(Some(2.0), Some(30.0), Some(4_999.0), 600.0),
+                vec!["liquidity"],
+            ),
+            (
+                "a new pair",
+                token(Some(2.0), Some(30.0), Some(12_000.0), 3.0),
+                vec!["pair_age"],
+            ),
+            (
+                "no explorer",
+                token(None, None, Some(12_000.0), 600.0),
+                vec!["deployer_bag", "top10_holders"],
+            ),
+            (
+                "no pair",
+                token(Some(2.0), Some(30.0), None, 0.0),
+                vec!["liquidity", "pair_age"],
+            ),
+        ];
+        for (case, facts, failing) in table {
+            let result = precheck(&facts, &limits);
+            let failed: Vec<&str> = result
+                .checks
+                .iter()
+                .filter(|c| !c.ok)
+                .map(|c| c.name.as_str())
+                .collect();
+            assert_eq!(failed, failing, "{case}");
+            assert_eq!(result.passed, failing.is_empty(), "{case}");
+            assert_eq!(result.failures().len(), failing.len(), "{case}");
+        }
+    }
+
+    #[test]
+    fn no_contract_fails_and_says_where_it_looked() {
+        let mut facts = token(Some(2.0), Some(30.0), Some(12_000.0), 600.0);
+        facts.contract_present.value = false;
+        let result = precheck(&facts, &TakeoverThresholds::default());
+        assert!(!result.passed);
+        assert_eq!(
+            result.failures(),
+            ["contract: no contract code at 0xaa (block 1)"]
+        );
+    }
+
+    #[test]
+    fn a_failed_check_shows_its_figure_and_the_threshold() {
+        let facts = token(Some(6.0), Some(30.0), Some(12_000.0), 600.0);
+        let result = precheck(&facts, &TakeoverThresholds::default());
+        assert_eq!(
+            result.failures(),
+            ["deployer_bag: deployer 0xd3 holds 6.00% of the supply (max 5%)"]
+        );
+    }
+}

@@ -163,7 +163,7 @@ mod tests {
 
     #[test]
     fn growing_volume_and_holders_at_a_steady_price_is_revived() {
-        let days: Vec<DailyFigures> = (1..=7)
+        let days: Vec<DailyFigures> = (1..=7u32)
             .map(|d| day(0.000_011, 400.0 * f64::from(d), 2140 + 60 * u64::from(d)))
             .collect();
         let verdict = day7_verdict(&j0(), &days, &VerdictThresholds::default());

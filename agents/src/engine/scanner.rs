@@ -202,3 +202,37 @@ fn loose_go_nogo(output: &Value) -> GoNoGo {
 fn first_lines(text: &str, count: usize) -> String {
     text.lines().take(count).collect::<Vec<_>>().join("\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn model(verdict: &str) -> Value {
+        json!({"verdict": verdict, "checks": [], "reasons": ["the model's"],
+               "summary": "1\n2\n3\n4\n5\n6\n7", "confidence": 0.4})
+    }
+
+    #[test]
+    fn an_unreadable_chain_overrules_a_go_and_keeps_the_models_words() {
+        let limits = TakeoverThresholds::default();
+        let answer = overrule_go_nogo(&model("go"), Err("refused".to_owned()), &limits);
+        assert_eq!(answer.verdict, GoNoGoVerdict::NoGo);
+        assert_eq!(
+            answer.reasons,
+            ["chain data unavailable: refused", "the model's"]
+        );
+        assert_eq!(answer.confidence, 1.0);
+        assert_eq!(answer.summary, "1\n2\n3\n4\n5", "at most 5 lines");
+    }
+
+    #[test]
+    fn an_output_of_an_older_shape_is_still_overruled() {
+        let scan = json!({"verdict": "go", "cm_summary": "ok", "confidence": 0.9});
+        let limits = TakeoverThresholds::default();
+        let answer = overrule_go_nogo(&scan, Err("down".to_owned()), &limits);
+        assert_eq!(answer.verdict, GoNoGoVerdict::NoGo);
+        assert_eq!(answer.summary, "ok");
+    }
+}
