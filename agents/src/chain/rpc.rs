@@ -63,7 +63,10 @@ impl RpcClient {
         let address = abi::parse_address(address)?;
         let result = self.call("eth_getCode", json!([address, "latest"])).await?;
         let code = self.text(&result)?;
-        Ok(code.trim_start_matches("0x").trim_start_matches('0') != "")
+        Ok(!code
+            .trim_start_matches("0x")
+            .trim_start_matches('0')
+            .is_empty())
     }
 
     /// `decimals()` of the token at `token`.

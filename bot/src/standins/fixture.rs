@@ -118,7 +118,7 @@ impl FixtureToken {
     /// The holders, largest first.
     pub fn holders_by_size(&self) -> Vec<&Balance> {
         let mut holders: Vec<&Balance> = self.balances.iter().filter(|b| b.tokens > 0).collect();
-        holders.sort_by(|a, b| b.tokens.cmp(&a.tokens));
+        holders.sort_by_key(|b| std::cmp::Reverse(b.tokens));
         holders
     }
 }
