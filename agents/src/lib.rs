@@ -20,11 +20,14 @@
 //! - [`engine`]: a worker's tick: leases, decisions and validations due,
 //!   the ready queue, runs, non-AI steps, and the verification gate
 //!   (complete, wait for the team, ask the CEO, retry, report an incident).
+//! - [`chain`]: chain, market and explorer data, read-only; the Scanner's
+//!   deterministic pre-check and day-7 arithmetic.
 //! - [`alerts`], [`untrusted`], [`tokens`]: small shared pieces.
 
 pub mod alerts;
 pub mod answer;
 pub mod ceo_intel;
+pub mod chain;
 pub mod director;
 pub mod engine;
 pub mod interpreter;

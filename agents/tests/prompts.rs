@@ -9,16 +9,18 @@ use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::{Catalogue, PromptContext, render_system_prompt};
 use ulias_agents::tools::ToolRegistry;
 
+/// The catalogue's tools, the chain tools reading the default (unused) chains.
+fn standard_tools() -> ToolRegistry {
+    let settings = ulias_core::settings::Settings::default();
+    ToolRegistry::standard(ulias_agents::chain::ChainReader::from_settings(&settings).unwrap())
+}
+
 fn prompts() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../prompts")
 }
 
 fn load(dir: &Path) -> Result<Catalogue, ulias_agents::spec::CatalogueError> {
-    Catalogue::load(
-        dir,
-        &ToolRegistry::standard(),
-        &OutputSchemas::build().unwrap(),
-    )
+    Catalogue::load(dir, &standard_tools(), &OutputSchemas::build().unwrap())
 }
 
 /// A copy of the shipped prompts in a temporary folder, to break one file.
@@ -163,7 +165,7 @@ fn a_file_without_front_matter_is_refused() {
 
 #[test]
 fn every_agents_assembled_system_prompt_matches_its_snapshot() {
-    let tools = ToolRegistry::standard();
+    let tools = standard_tools();
     let schemas = OutputSchemas::build().unwrap();
     let catalogue = Catalogue::load(&prompts(), &tools, &schemas).unwrap();
     for agent in catalogue.agents() {

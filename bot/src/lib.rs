@@ -12,6 +12,8 @@
 //!   validations and decisions as buttons, progress, the public log; and
 //!   [`telegram::run`], the whole long-running process.
 //! - [`i18n`]: every text the bot sends, from `locales/`.
+//! - [`standins`]: loopback stand-ins (the chain, market and explorer)
+//!   for tests and `ulias simulate`.
 //!
 //! ntfy and the publishers arrive here with their issues; `core`, `agents`
 //! and `antispam` never depend on this crate.
@@ -25,6 +27,7 @@ pub mod logging;
 pub mod ntfy;
 pub mod report;
 pub mod site;
+pub mod standins;
 pub mod stats;
 pub mod telegram;
 pub mod x;

@@ -9,6 +9,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use serde_json::Value;
 use ulias_agents::alerts::RecordingAlerter;
+use ulias_agents::chain::ChainReader;
 use ulias_agents::engine::{Engine, EngineConfig};
 use ulias_agents::ledger::Ledger;
 use ulias_agents::model::{OpenAiClient, ScriptedClient};
@@ -22,6 +23,7 @@ use ulias_core::domain::{NewTask, Task};
 use ulias_core::settings::{BudgetSettings, PoolSettings, Settings, Tier, ToolProtocol};
 
 use crate::db::TestDb;
+use crate::fake_chain::offline_reader;
 use crate::fake_llm::FakeLlm;
 
 /// The shipped prompts folder.
@@ -38,6 +40,9 @@ pub struct Options {
     pub budgets: BudgetSettings,
     /// A cloud pool playing these turns, when set.
     pub cloud_turns: Option<Vec<Value>>,
+    /// What the chain tools and the Scanner's checks read; none: nothing
+    /// can be read (see [`offline_reader`]).
+    pub chain: Option<ChainReader>,
 }
 
 impl Default for Options {
@@ -47,6 +52,7 @@ impl Default for Options {
             prices: (0.01, 0.03),
             budgets: BudgetSettings::default(),
             cloud_turns: None,
+            chain: None,
         }
     }
 }
@@ -83,7 +89,8 @@ impl Harness {
         };
         let clock = Arc::new(ManualClock::new(start()));
         let alerts = Arc::new(RecordingAlerter::default());
-        let runner = assemble(&db, pools, &clock, &alerts, &options.budgets);
+        let chain = options.chain.clone().unwrap_or_else(offline_reader);
+        let runner = assemble(&db, pools, &clock, &alerts, &options.budgets, chain);
         Self {
             db,
             llm,
@@ -125,15 +132,17 @@ pub fn start() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 12, 2, 9, 0, 0).unwrap()
 }
 
-/// The runtime on `db` with these pools, the shipped prompts, `clock` and `alerts`.
+/// The runtime on `db` with these pools, the shipped prompts, `clock`,
+/// `alerts` and `chain` for the chain tools.
 pub fn assemble(
     db: &TestDb,
     pools: Vec<ModelPool>,
     clock: &Arc<ManualClock>,
     alerts: &Arc<RecordingAlerter>,
     budgets: &BudgetSettings,
+    chain: ChainReader,
 ) -> Runner {
-    let tools = Arc::new(ToolRegistry::standard());
+    let tools = Arc::new(ToolRegistry::standard(chain));
     let schemas = Arc::new(OutputSchemas::build().unwrap());
     let catalogue = Arc::new(Catalogue::load(prompts_dir(), &tools, &schemas).unwrap());
     let ledger = Ledger::new(

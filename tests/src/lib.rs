@@ -4,12 +4,14 @@
 //! (this library): a fresh database on each backend ([`db`]), a scripted
 //! OpenAI-compatible server on loopback ([`fake_llm`]), a fake Telegram Bot
 //! API on loopback ([`fake_telegram`]), and the agent runtime wired to the
-//! first two ([`harness`]). An ntfy fake comes later.
+//! first two ([`harness`]), and the chain, market and explorer stand-in of
+//! `ulias simulate` ([`fake_chain`]).
 
 // Test support: a failed setup step should stop the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod db;
+pub mod fake_chain;
 pub mod fake_llm;
 pub mod fake_ntfy;
 pub mod fake_telegram;

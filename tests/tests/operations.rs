@@ -9,6 +9,7 @@ use std::sync::Arc;
 use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::{Value, json};
 use ulias_agents::alerts::{RecordingAlerter, keys};
+use ulias_agents::chain::ChainReader;
 use ulias_agents::engine::{Engine, EngineConfig};
 use ulias_agents::operations::start_operation;
 use ulias_agents::simulation::{Rehearsal, StandInTeam};
@@ -17,6 +18,7 @@ use ulias_core::domain::{NewOperation, OperationId, OperationStatus, Task, TaskS
 use ulias_core::playbook::Playbook;
 use ulias_core::settings::BudgetSettings;
 use ulias_tests::db::TestDb;
+use ulias_tests::fake_chain::{FakeChain, reader_of, simulation_chain};
 use ulias_tests::harness::{assemble, scripted_pool, simulation_answers, start};
 
 const TICK: TimeDelta = TimeDelta::minutes(15);
@@ -39,6 +41,7 @@ fn team(reject_once: Option<&str>, answer_after: TimeDelta) -> StandInTeam {
 
 struct Op {
     db: TestDb,
+    chain: FakeChain,
     alerts: Arc<RecordingAlerter>,
     rehearsal: Rehearsal,
     operation: OperationId,
@@ -50,7 +53,8 @@ impl Op {
         db.migrated().await;
         let clock = Arc::new(ManualClock::new(start()));
         let alerts = Arc::new(RecordingAlerter::default());
-        let engine = engine_on(&db, &script, &clock, &alerts, "worker-1");
+        let chain = simulation_chain().await;
+        let engine = engine_on(&db, &script, &clock, &alerts, "worker-1", reader_of(&chain));
         let new = NewOperation {
             name: "PEPE2".to_owned(),
             token_symbol: Some("PEP2".to_owned()),
@@ -66,6 +70,7 @@ impl Op {
         rehearsal.operation = Some(started.operation.id);
         Self {
             db,
+            chain,
             alerts,
             rehearsal,
             operation: started.operation.id,
@@ -103,6 +108,7 @@ fn engine_on(
     clock: &Arc<ManualClock>,
     alerts: &Arc<RecordingAlerter>,
     worker: &str,
+    chain: ChainReader,
 ) -> Engine {
     let runner = assemble(
         db,
@@ -110,6 +116,7 @@ fn engine_on(
         clock,
         alerts,
         &BudgetSettings::default(),
+        chain,
     );
     Engine {
         runner,
@@ -122,7 +129,7 @@ fn engine_on(
 
 fn with_verdict(verdict: &str) -> Value {
     let mut script = simulation_answers();
-    let turns = script["by_schema"]["scan_report"].as_array_mut().unwrap();
+    let turns = script["by_schema"]["go_nogo"].as_array_mut().unwrap();
     let finish = turns.last_mut().unwrap();
     finish["finish"]["verdict"] = json!(verdict);
     script
@@ -278,6 +285,7 @@ async fn a_restart_in_the_middle_loses_no_step_and_runs_none_twice() {
         .expect("a step is due at J+1");
     let Op {
         db,
+        chain,
         alerts,
         rehearsal,
         operation,
@@ -285,7 +293,7 @@ async fn a_restart_in_the_middle_loses_no_step_and_runs_none_twice() {
     let team = rehearsal.team.clone();
     drop(rehearsal);
 
-    let engine = engine_on(&db, &script, &clock, &alerts, "worker-2");
+    let engine = engine_on(&db, &script, &clock, &alerts, "worker-2", reader_of(&chain));
     let mut rehearsal = Rehearsal::new(engine, clock, team);
     rehearsal.operation = Some(operation);
     rehearsal

@@ -74,7 +74,7 @@ impl Engine {
         let Some(spec) = self.runner.catalogue.get(done.agent.as_str()) else {
             return Ok(());
         };
-        match spec.output.as_str() {
+        match spec.output_for(done.kind.as_deref()) {
             "profile_update" => self.update_profile(&done, output).await,
             "objective_proposals" => self.propose(&done, output).await,
             _ => Ok(()),

@@ -27,7 +27,7 @@ impl Engine {
         let worker = &self.config.worker;
         let now = self.runner.clock.now();
         let outcome = match result {
-            Ok(outcome) => outcome,
+            Ok(outcome) => self.scanner_override(task, outcome).await?,
             Err(error) => return self.failed(task, &error).await,
         };
         // An unsure answer to a group question is the asker's loss, not a
@@ -113,7 +113,7 @@ impl Engine {
             .runner
             .catalogue
             .get(task.agent.as_str())
-            .map(|spec| spec.output.as_str());
+            .map(|spec| spec.output_for(task.kind.as_deref()));
         match schema {
             Some("post_draft") if output.get("kind").and_then(Value::as_str) == Some("thread") => {
                 (ValidationKind::Thread, PublicationTarget::X)

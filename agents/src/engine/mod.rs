@@ -22,6 +22,7 @@ mod incident;
 mod planning;
 mod prereport;
 mod review;
+mod scanner;
 mod upkeep;
 
 use chrono::TimeDelta;
@@ -37,6 +38,7 @@ use crate::runner::{LeaseTerms, Runner, keeping_lease};
 pub use self::decisions::{Applied, ApplyError};
 pub use self::effects::{CONNECTOR, ProposalPolicy};
 pub use self::incident::SIMPLIFIER;
+pub use self::scanner::{GO_NOGO_KINDS, SCANNER, overrule_go_nogo};
 
 /// The kind of a community group's question: someone is waiting for its
 /// answer now (see [`answers_now`]).

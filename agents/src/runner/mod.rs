@@ -172,12 +172,13 @@ impl Runner {
             .catalogue
             .get(task.agent.as_str())
             .ok_or_else(|| RunError::UnknownAgent(task.agent.to_string()))?;
+        let output = spec.output_for(task.kind.as_deref());
         let schema = self
             .schemas
-            .get(&spec.output)
+            .get(output)
             .ok_or_else(|| RunError::UnknownSchema {
                 agent: spec.name.to_string(),
-                schema: spec.output.clone(),
+                schema: output.to_owned(),
             })?;
         let rules = self.store.routing_rules().await?;
         let pool = self
@@ -208,7 +209,7 @@ impl Runner {
         for turn in 1..=spec.max_turns {
             self.check_wall_clock(&state)?;
             let mut request = conversation.request();
-            request.output.clone_from(&spec.output);
+            output.clone_into(&mut request.output);
             let (response, used) = self
                 .call_model(pool, &request, task, &state.spend, scope)
                 .await?;

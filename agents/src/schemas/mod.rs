@@ -2,6 +2,7 @@
 //! a validator for it (jsonschema) whose errors name the failing path, so
 //! the runner can feed them back to the model.
 
+mod scanner;
 mod types;
 
 use std::collections::BTreeMap;
@@ -10,6 +11,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
 
+pub use scanner::{DailyMetrics, Day7Verdict, GoNoGo, GoNoGoVerdict};
 pub use types::*;
 
 /// One named schema, compiled.
@@ -130,6 +132,9 @@ fn all_schemas() -> Vec<(&'static str, Value)> {
         ("ceo_summary", schema_value::<CeoSummary>()),
         ("profile_update", schema_value::<ProfileUpdate>()),
         ("scan_report", schema_value::<ScanReport>()),
+        ("go_nogo", schema_value::<GoNoGo>()),
+        ("daily_metrics", schema_value::<DailyMetrics>()),
+        ("day7_verdict", schema_value::<Day7Verdict>()),
         ("brand_directions", schema_value::<BrandDirections>()),
         ("site_draft", schema_value::<SiteDraft>()),
         ("post_draft", schema_value::<PostDraft>()),
@@ -147,7 +152,7 @@ mod tests {
     #[test]
     fn every_schema_compiles_and_requires_a_confidence() {
         let schemas = OutputSchemas::build().unwrap();
-        assert_eq!(schemas.names().count(), 19);
+        assert_eq!(schemas.names().count(), 22);
         for name in schemas.names() {
             let schema = schemas.get(name).unwrap().schema();
             let required = schema["required"].as_array().unwrap();

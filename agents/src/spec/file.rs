@@ -24,6 +24,8 @@ struct FrontMatter {
     max_turns: u32,
     output: String,
     #[serde(default)]
+    outputs: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
     validation: bool,
     #[serde(default)]
     triggers: Vec<String>,
@@ -139,6 +141,7 @@ pub(super) fn read_agent(path: &Path, problems: &mut Vec<SpecProblem>) -> Option
         budget,
         max_turns: front.max_turns,
         output: front.output,
+        outputs: front.outputs,
         validation: front.validation,
         triggers,
         prompt: prompt.trim().to_owned(),

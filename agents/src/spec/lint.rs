@@ -42,16 +42,21 @@ pub(super) fn check(
             Some(_) => {}
         }
     }
-    if schemas.get(&spec.output).is_none() {
-        let known: Vec<&str> = schemas.names().collect();
-        add(
-            "output".into(),
-            format!(
-                "no output schema is called `{}` (known: {})",
-                spec.output,
-                known.join(", ")
-            ),
-        );
+    let outputs = spec
+        .outputs
+        .iter()
+        .map(|(kind, name)| (format!("outputs.{kind}"), name));
+    for (field, name) in std::iter::once(("output".to_owned(), &spec.output)).chain(outputs) {
+        if schemas.get(name).is_none() {
+            let known: Vec<&str> = schemas.names().collect();
+            add(
+                field,
+                format!(
+                    "no output schema is called `{name}` (known: {})",
+                    known.join(", ")
+                ),
+            );
+        }
     }
     let tokens = estimate_tokens(&spec.prompt);
     if tokens > MAX_PROMPT_TOKENS {

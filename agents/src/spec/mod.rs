@@ -79,8 +79,10 @@ pub struct AgentSpec {
     pub tools: Vec<String>,
     pub budget: Usd,
     pub max_turns: u32,
-    /// The output schema's name.
+    /// The output schema's name, for task kinds `outputs` does not name.
     pub output: String,
+    /// Output schemas by task kind (`go_nogo = "go_nogo"`).
+    pub outputs: BTreeMap<String, String>,
     /// Whether its outputs wait for the team's validation.
     pub validation: bool,
     pub triggers: Vec<Trigger>,
@@ -88,6 +90,14 @@ pub struct AgentSpec {
     pub prompt: String,
     /// Where it was read from.
     pub path: PathBuf,
+}
+
+impl AgentSpec {
+    /// The output schema of a task of `kind`: its own, else the default.
+    pub fn output_for(&self, kind: Option<&str>) -> &str {
+        kind.and_then(|kind| self.outputs.get(kind))
+            .unwrap_or(&self.output)
+    }
 }
 
 /// One problem in one file.

@@ -74,8 +74,6 @@ const DECLARED: &[(&str, Effect, &str)] = &[
     ("scheduler", WRITE, "Schedule an objective for later."),
     ("calendar", READ, "Read the CEO's calendar."),
     ("template", READ, "Fill a report template."),
-    ("chain_read", READ, "Read a token's on-chain data."),
-    ("market_read", READ, "Read a token's market data."),
     ("socials_read", READ, "Read a token's social accounts."),
     ("image_generate", WRITE, "Generate an image asset."),
     ("brand_render", WRITE, "Render brand templates to PNG."),

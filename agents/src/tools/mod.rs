@@ -7,6 +7,7 @@
 mod alert;
 mod catalogue;
 mod ceo;
+mod chain;
 mod faq;
 mod files;
 mod memory;
@@ -24,10 +25,12 @@ use ulias_core::domain::{PublicationTarget, Task, ValidationKind};
 use ulias_core::store::{Store, StoreError};
 
 use crate::alerts::SharedAlerter;
+use crate::chain::ChainReader;
 use crate::model::SharedModelClient;
 
 pub use alert::AlertTool;
 pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
+pub use chain::{ChainRead, ChainView, MarketRead, MarketView, TokenArgs, token_of};
 pub use faq::{FAQ_SECTION, FaqLookup};
 pub use files::{ReadFile, WriteFile, section_owner};
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
@@ -180,11 +183,13 @@ impl<T: TypedTool> Tool for Typed<T> {
 pub struct ToolRegistry {
     built: BTreeMap<&'static str, Arc<dyn Tool>>,
     declared: BTreeMap<&'static str, ToolSpec>,
+    chain: ChainReader,
 }
 
 impl ToolRegistry {
-    /// The full catalogue with today's built tools.
-    pub fn standard() -> Self {
+    /// The full catalogue with today's built tools; the chain tools read
+    /// through `chain` (built from settings).
+    pub fn standard(chain: ChainReader) -> Self {
         let built: Vec<Arc<dyn Tool>> = vec![
             Arc::new(Typed::new(ReadFile)),
             Arc::new(Typed::new(WriteFile)),
@@ -196,10 +201,13 @@ impl ToolRegistry {
             Arc::new(Typed::new(AllObjectives)),
             Arc::new(Typed::new(AllMetrics)),
             Arc::new(Typed::new(FaqLookup)),
+            Arc::new(Typed::new(ChainRead(chain.clone()))),
+            Arc::new(Typed::new(MarketRead(chain.clone()))),
         ];
         let mut registry = Self {
             built: BTreeMap::new(),
             declared: BTreeMap::new(),
+            chain,
         };
         for tool in built {
             registry.built.insert(tool.spec().name, tool);
@@ -208,6 +216,11 @@ impl ToolRegistry {
             registry.declared.entry(spec.name).or_insert(spec);
         }
         registry
+    }
+
+    /// The chain reader the chain tools use (and the Scanner's override).
+    pub fn chain(&self) -> &ChainReader {
+        &self.chain
     }
 
     /// The spec of `name`, built or declared.

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 
 use secrecy::ExposeSecret;
+use ulias_agents::chain::ChainReader;
 use ulias_agents::scheduler::Scheduler;
 use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::{Catalogue, MAX_PROMPT_TOKENS, MAX_TOOLS};
@@ -37,7 +38,7 @@ pub fn run(
 
 /// Loads and lints the agent files named by the settings.
 pub fn load_catalogue(settings: &Settings) -> anyhow::Result<Catalogue> {
-    let tools = ToolRegistry::standard();
+    let tools = ToolRegistry::standard(ChainReader::from_settings(settings)?);
     let schemas = OutputSchemas::build()?;
     Ok(Catalogue::load(&settings.prompts_dir, &tools, &schemas)?)
 }

@@ -116,6 +116,7 @@ pub(crate) fn build_runner_with(
     alerter: ulias_agents::alerts::SharedAlerter,
 ) -> anyhow::Result<ulias_agents::runner::Runner> {
     use std::sync::Arc;
+    use ulias_agents::chain::ChainReader;
     use ulias_agents::ledger::Ledger;
     use ulias_agents::runner::{Runner, RunnerConfig};
     use ulias_agents::schemas::OutputSchemas;
@@ -125,7 +126,9 @@ pub(crate) fn build_runner_with(
         store: store.clone(),
         clock: clock.clone(),
         catalogue: Arc::new(check::load_catalogue(settings)?),
-        tools: Arc::new(ToolRegistry::standard()),
+        tools: Arc::new(ToolRegistry::standard(ChainReader::from_settings(
+            settings,
+        )?)),
         schemas: Arc::new(OutputSchemas::build()?),
         pools,
         ledger: Ledger::new(store, clock, alerter.clone(), settings.budgets.clone()),

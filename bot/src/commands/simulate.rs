@@ -27,10 +27,13 @@ use ulias_core::store::Store;
 use super::{Outcome, build_runner_with};
 use crate::cli::SimulateArgs;
 use crate::i18n::Texts;
+use crate::standins::{ChainFixture, FakeChain};
 use crate::telegram::alerter::render;
 
 /// The recorded answers every agent replays.
 const ANSWERS: &str = include_str!("../../../fixtures/simulation/answers.json");
+/// The tokens the chain, market and explorer stand-in serves.
+const CHAIN: &str = include_str!("../../../fixtures/simulation/chain.json");
 /// The CEO's messages on the simulated day.
 const CEO_MESSAGES: &str = include_str!("../../../fixtures/simulation/ceo_messages.txt");
 /// When, after J0, each CEO message arrives.
@@ -70,6 +73,13 @@ pub async fn run(
         .first()
         .map(|p| p.client.clone())
         .context("no pool")?;
+    // The Scanner reads the demo token on a loopback stand-in, never a real chain.
+    let chain = FakeChain::start(ChainFixture::from_json(CHAIN)?)
+        .await
+        .context("Failed to start the chain stand-in")?;
+    let mut settings = settings.clone();
+    chain.point(&mut settings.chains)?;
+    let settings = &settings;
     let runner = build_runner_with(
         settings,
         store.clone(),

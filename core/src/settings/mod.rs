@@ -3,6 +3,7 @@
 //! default (the committed `ulias.example.toml` lists them all); secrets are
 //! [`SecretString`]s, exposed only where a client is built.
 
+mod chains;
 mod load;
 mod validate;
 
@@ -10,6 +11,9 @@ use secrecy::SecretString;
 use serde::Deserialize;
 use url::Url;
 
+pub use chains::{
+    ChainEndpoints, ChainName, ChainsSettings, TakeoverThresholds, VerdictThresholds,
+};
 pub use load::{ENV_PREFIX, Problem, SettingsError, SettingsSource};
 
 text_enum! {
@@ -106,6 +110,10 @@ pub struct Settings {
     pub limits: LimitSettings,
     /// How long the bot waits on the HTTP services it calls (ntfy, X).
     pub http: HttpSettings,
+    /// Where the Scanner reads tokens: one section per chain.
+    pub chains: ChainsSettings,
+    /// The takeover's deterministic thresholds (pre-check, day-7 verdict).
+    pub takeover: TakeoverThresholds,
 }
 
 impl Default for Settings {
@@ -123,6 +131,8 @@ impl Default for Settings {
             ceo: CeoSettings::default(),
             limits: LimitSettings::default(),
             http: HttpSettings::default(),
+            chains: ChainsSettings::default(),
+            takeover: TakeoverThresholds::default(),
         }
     }
 }

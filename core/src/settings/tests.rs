@@ -220,3 +220,66 @@ fn a_file_replaces_the_default_pools_and_keeps_other_defaults() {
     assert_eq!(settings.models.pools.len(), 1);
     assert_eq!(settings.budgets.monthly_cloud_cap_usd, 20.0);
 }
+
+#[test]
+fn every_chain_has_public_defaults_and_solana_is_named_but_not_served() {
+    let settings = parse("").unwrap();
+    for (_, chain) in settings.chains.all() {
+        assert_eq!(chain.market_url.as_str(), "https://api.dexscreener.com/");
+        assert!(chain.explorer_url.is_none());
+        assert_eq!(chain.timeout_seconds, 10);
+    }
+    assert!(settings.chains.get(ChainName::Solana).is_none());
+    assert_eq!("solana".parse::<ChainName>(), Ok(ChainName::Solana));
+    assert_eq!(settings.takeover.max_dev_bag_pct, 5.0);
+    assert_eq!(settings.takeover.max_top10_pct, 40.0);
+    assert_eq!(settings.takeover.min_liquidity_usd, 5000.0);
+}
+
+#[test]
+fn a_chain_section_merges_over_its_defaults_and_keeps_the_key_secret() {
+    let text = "[chains.base]\nrpc_url = \"http://127.0.0.1:8545\"\n\
+                explorer_url = \"http://127.0.0.1:9000/api\"\nexplorer_api_key = \"k3y\"\n";
+    let settings = parse(text).unwrap();
+    let base = &settings.chains.base;
+    assert_eq!(base.rpc_url.as_str(), "http://127.0.0.1:8545/");
+    assert_eq!(base.market_url.as_str(), "https://api.dexscreener.com/");
+    assert_eq!(
+        base.explorer_api_key.as_ref().unwrap().expose_secret(),
+        "k3y"
+    );
+    assert!(
+        !format!("{base:?}").contains("k3y"),
+        "the key is not printed"
+    );
+}
+
+#[test]
+fn takeover_thresholds_out_of_range_name_their_keys() {
+    let text = "[takeover]\nmax_dev_bag_pct = 150.0\nmin_liquidity_usd = -1.0\n\
+                [takeover.verdict]\nvolume_days = 0\n\
+                [chains.bsc]\ntimeout_seconds = 0\nrpc_url = \"ftp://node\"\n";
+    let error = parse(text).unwrap_err();
+    assert_eq!(
+        problem_keys(&error),
+        [
+            "chains.bsc.rpc_url",
+            "chains.bsc.timeout_seconds",
+            "takeover.max_dev_bag_pct",
+            "takeover.min_liquidity_usd",
+            "takeover.verdict.volume_days",
+        ]
+    );
+    let message = error.to_string();
+    assert!(message.contains("percentage from 0 to 100"), "{message}");
+    assert!(message.contains("1 to 7 days"), "{message}");
+}
+
+#[test]
+fn an_unknown_chain_section_is_refused() {
+    let error = parse("[chains.solana]\nrpc_url = \"http://h\"\n").unwrap_err();
+    assert!(
+        error.to_string().contains("unknown field `solana`"),
+        "{error}"
+    );
+}

@@ -43,6 +43,8 @@ impl Settings {
         check_http(&self.http, &mut problems);
         check_ntfy(&self.ntfy, &mut problems);
         check_x(&self.x, &mut problems);
+        problems.0.extend(self.chains.problems());
+        problems.0.extend(self.takeover.problems());
         problems.0
     }
 
