@@ -8,10 +8,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ulias_core::domain::{Task, TaskId, TaskStatus};
 
+use crate::chain::TokenFacts;
 use crate::director::DIRECTOR;
 use crate::engine::SIMPLIFIER;
 use crate::schemas::{
-    CeoSummary, CodeChange, FaqAnswer, HealthReport, IncidentReport, Report, Review, TestReport,
+    CeoSummary, CodeChange, FaqAnswer, GoNoGo, GoNoGoVerdict, HealthReport, IncidentReport, Report,
+    Review, TestReport,
 };
 
 /// The most lines an answer shows (the Details button shows the rest).
@@ -90,6 +92,9 @@ fn render(output: &Value) -> (Vec<String>, Option<String>) {
     if let Some(summary) = parse::<CeoSummary>(output) {
         return (summary.lines, summary.follow_up);
     }
+    if let Some(report) = parse::<GoNoGo>(output) {
+        return (go_nogo_card(&report), None);
+    }
     if let Some(incident) = parse::<IncidentReport>(output) {
         let mut lines = vec![incident.summary, incident.root_cause];
         lines.extend(incident.actions.iter().map(|a| format!("• {a}")));
@@ -135,6 +140,85 @@ fn render(output: &Value) -> (Vec<String>, Option<String>) {
         return (vec![faq.answer], None);
     }
     (generic(output), None)
+}
+
+/// A go/no-go (or a candidate's pre-report) as a card: the verdict and
+/// why, the key figures read on the chain and the market, each check
+/// passed or failed, then the model's summary.
+fn go_nogo_card(report: &GoNoGo) -> Vec<String> {
+    let verdict = match report.verdict {
+        GoNoGoVerdict::Go => "✅ GO".to_owned(),
+        GoNoGoVerdict::NoGo => "⛔ NO-GO".to_owned(),
+    };
+    let mut lines = vec![verdict];
+    lines.extend(report.reasons.iter().map(|r| format!("• {r}")));
+    if let Some(facts) = &report.facts {
+        lines.push(figures(facts));
+    }
+    lines.extend(report.checks.iter().map(|c| {
+        let mark = if c.ok { "✓" } else { "✗" };
+        format!("{mark} {}: {}", c.name, c.detail)
+    }));
+    lines.extend(
+        report
+            .summary
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned),
+    );
+    lines
+}
+
+/// The key figures in one line, each only when it was read.
+fn figures(facts: &TokenFacts) -> String {
+    let money = |v: f64| {
+        if v >= 1.0 {
+            format!("${v:.0}")
+        } else {
+            format!("${v:.6}")
+        }
+    };
+    let mut parts = Vec::new();
+    if let Some(market) = &facts.market {
+        let read = [
+            ("price", market.price_usd.as_ref().map(|s| money(s.value))),
+            (
+                "liquidity",
+                market.liquidity_usd.as_ref().map(|s| money(s.value)),
+            ),
+            (
+                "24h volume",
+                market.volume_24h_usd.as_ref().map(|s| money(s.value)),
+            ),
+            (
+                "market cap",
+                market.market_cap_usd.as_ref().map(|s| money(s.value)),
+            ),
+            (
+                "pair age",
+                market
+                    .pair_age_days
+                    .as_ref()
+                    .map(|s| format!("{:.0} d", s.value)),
+            ),
+            (
+                "holders",
+                market.holders.as_ref().map(|s| s.value.to_string()),
+            ),
+        ];
+        parts.extend(
+            read.into_iter()
+                .filter_map(|(name, v)| v.map(|v| format!("{name} {v}"))),
+        );
+    }
+    if let Some(deployer) = &facts.deployer {
+        parts.push(format!("deployer {:.1} %", deployer.share_pct.value));
+    }
+    if let Some(top) = &facts.top10_share_pct {
+        parts.push(format!("top 10 {:.1} %", top.value));
+    }
+    parts.join(" · ")
 }
 
 /// Any other output: its text fields, one per line, in order.

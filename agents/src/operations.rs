@@ -19,6 +19,8 @@ use ulias_core::domain::{
 use ulias_core::playbook::{PlannedStep, Playbook};
 use ulias_core::store::{ObjectiveUpdate, Store, StoreError};
 
+use crate::schemas::GoNoGo;
+
 /// An operation under way.
 #[derive(Debug, Clone)]
 pub struct Started {
@@ -119,22 +121,35 @@ pub fn offered_candidate(task: &Task) -> Option<Candidate> {
 }
 
 /// Starts a takeover of `candidate` with `playbook`, J0 = now: the same
-/// path for the CEO's Start and for the simulation.
+/// path for the CEO's Start and for the simulation. The official addresses
+/// are the contract and those the pre-report read (its pair); the site's
+/// subdomain is the ticker.
 pub async fn start_takeover(
     store: &Store,
     playbook: &Playbook,
     candidate: &Candidate,
+    prereport: Option<&GoNoGo>,
     now: DateTime<Utc>,
 ) -> Result<Started, StoreError> {
+    let pair = prereport
+        .and_then(|r| r.facts.as_ref())
+        .and_then(|f| f.market.as_ref())
+        .map(|m| m.pair_address.value.clone());
     let new = NewOperation {
         name: candidate.name.clone(),
         token_symbol: candidate.ticker.clone(),
         chain: Some(candidate.chain.clone()),
         official_address: Some(candidate.address.clone()),
-        official_addresses: Vec::new(),
+        official_addresses: pair.into_iter().collect(),
         j0_at: now,
     };
-    start_operation(store, playbook, &new, now).await
+    let mut started = start_operation(store, playbook, &new, now).await?;
+    if let Some(ticker) = &candidate.ticker {
+        started.operation = store
+            .set_site_subdomain(started.operation.id, &ticker.to_lowercase(), now)
+            .await?;
+    }
+    Ok(started)
 }
 
 /// Creates the operation and its objective, lays out the playbook's steps

@@ -16,6 +16,7 @@ use ulias_core::domain::{
 use ulias_core::settings::{GroupSettings, Locale, ModerationMode};
 use ulias_core::store::Store;
 use ulias_tests::db::TestDb;
+use ulias_tests::fake_chain::simulation_chain;
 
 use surface::*;
 
@@ -28,10 +29,9 @@ const GROUP_TWO: i64 = -100_556;
 /// The Scanner's pre-report: go.
 fn scanned() -> Value {
     finish(json!({
-        "checks": [{"name": "contract present", "ok": true, "detail": "code at the address"}],
-        "timeline": ["2024-01 launch", "2024-02 peak", "2024-03 dev sold", "2024-04 silence"],
-        "why_it_died": "The developer sold and left.", "cm_summary": "Dead but clean.",
-        "verdict": "go", "confidence": 0.9}))
+        "verdict": "go", "checks": [{"name": "socials", "ok": true, "detail": "the holders still talk"}],
+        "reasons": [], "summary": "Dead but clean.\nThe developer sold and left.",
+        "confidence": 0.9}))
 }
 
 fn community(chat_id: i64, name: &str, operation: i64) -> GroupSettings {
@@ -70,11 +70,38 @@ async fn operation(store: &Store, name: &str, contract: &str) -> OperationId {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_ceo_starts_a_takeover_from_the_chat_and_the_same_contract_twice_is_refused() {
-    let s = Surface::start(Locale::En, vec![scanned()]).await;
+    let chain = simulation_chain().await;
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let s = Surface::start_with(db, Locale::En, vec![scanned()], |all| {
+        chain.point(&mut all.chains).unwrap();
+    })
+    .await;
 
     s.tg.send_text(CEO, &ceo(), &format!("/takeover base {CONTRACT} PEP2"));
-    s.message_containing(CEO, "Pre-report #1 on PEP2 (base")
+    let asked = s
+        .message_containing(CEO, "Pre-report #1 on PEP2 (base")
         .await;
+    let card = eventually("the pre-report's card", || async {
+        s.tg.messages(CEO)
+            .into_iter()
+            .find(|m| m["reply_to_message"]["message_id"] == asked["message_id"])
+    })
+    .await;
+    let card = card["text"].as_str().unwrap().to_owned();
+    for part in [
+        "✅ GO",
+        "liquidity $12000",
+        "deployer 2.0 %",
+        "top 10 30.0 %",
+        "✓ deployer",
+        "Dead but clean.",
+    ] {
+        assert!(
+            card.contains(part),
+            "{part:?} missing from the card: {card}"
+        );
+    }
     let offer = s.message_containing(CEO, "Start the takeover?").await;
     assert_eq!(button_data(&offer), ["d:1:0", "d:1:1"]);
     assert!(

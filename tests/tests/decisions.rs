@@ -14,9 +14,10 @@ use ulias_core::domain::{
 };
 use ulias_core::playbook::Playbook;
 use ulias_core::store::{ObjectiveUpdate, StoreError};
-use ulias_tests::harness::{Harness, prompts_dir};
+use ulias_tests::fake_chain::{PEP2, reader_of, simulation_chain};
+use ulias_tests::harness::{Harness, Options, prompts_dir};
 
-const CONTRACT: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const CONTRACT: &str = PEP2;
 
 fn takeover_playbook() -> Arc<Playbook> {
     let path = prompts_dir().join("playbooks/takeover.toml");
@@ -165,11 +166,14 @@ async fn one_decision_that_cannot_be_carried_out_does_not_hold_back_the_others()
 #[tokio::test]
 async fn a_prereport_asked_by_takeover_offers_start_and_start_lays_out_the_playbook() {
     let scan = json!({"tool_calls": [{"name": "finish", "arguments": {
-        "checks": [{"name": "contract present", "ok": true, "detail": "code at the address"}],
-        "timeline": ["2024-01 launch", "2024-02 peak", "2024-03 dev sold", "2024-04 silence"],
-        "why_it_died": "The developer sold and left.", "cm_summary": "Dead but clean.",
-        "verdict": "go", "confidence": 0.9}}]});
-    let h = Harness::new(vec![scan]).await;
+        "verdict": "go", "checks": [], "reasons": [],
+        "summary": "Dead but clean: the developer sold and left.", "confidence": 0.9}}]});
+    let chain = simulation_chain().await;
+    let options = Options {
+        chain: Some(reader_of(&chain)),
+        ..Options::default()
+    };
+    let h = Harness::with(options, vec![scan]).await;
     let store = &h.db.store;
     let candidate = Candidate {
         chain: "base".into(),
@@ -232,6 +236,13 @@ async fn a_prereport_asked_by_takeover_offers_start_and_start_lays_out_the_playb
     assert_eq!(started.operation.status, OperationStatus::Running);
     assert_eq!(started.operation.j0_at, Some(h.clock.now()));
     assert_eq!(started.operation.token_symbol.as_deref(), Some("PEP2"));
+    assert_eq!(started.operation.site_subdomain.as_deref(), Some("pep2"));
+    assert_eq!(
+        started.operation.official_addresses.len(),
+        2,
+        "the contract and the pair the pre-report read: {:?}",
+        started.operation.official_addresses
+    );
     assert_eq!(
         started.tasks.len(),
         takeover_playbook().expand(h.clock.now()).len(),

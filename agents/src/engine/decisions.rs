@@ -12,6 +12,7 @@ use ulias_core::store::{ObjectiveUpdate, StoreError};
 use super::Engine;
 use crate::director::queue_planning;
 use crate::operations::{Candidate, Started, start_takeover};
+use crate::schemas::GoNoGo;
 
 /// What carrying out an answer did, for the surface to tell.
 #[derive(Debug, Clone)]
@@ -107,7 +108,7 @@ impl Engine {
                     name: name.clone(),
                     ticker: ticker.clone(),
                 };
-                self.start_candidate(&candidate).await
+                self.start_candidate(&candidate, decision).await
             }
             DecisionKind::OperationStop { operation, .. } if choice == DecisionOption::Stop => {
                 let store = &self.runner.store;
@@ -229,14 +230,29 @@ impl Engine {
         Ok(Applied::Confirmed)
     }
 
-    async fn start_candidate(&self, candidate: &Candidate) -> Result<Applied, ApplyError> {
+    /// Starts the takeover of a candidate, its pre-report (the decision's
+    /// task) giving the official addresses it read.
+    async fn start_candidate(
+        &self,
+        candidate: &Candidate,
+        decision: &Decision,
+    ) -> Result<Applied, ApplyError> {
         let store = &self.runner.store;
         let playbook = self
             .config
             .takeover
             .as_ref()
             .ok_or(ApplyError::NoPlaybook)?;
-        match start_takeover(store, playbook, candidate, self.runner.clock.now()).await {
+        let prereport = match decision.task_id {
+            Some(task) => store
+                .task(task)
+                .await?
+                .result
+                .and_then(|r| serde_json::from_value::<GoNoGo>(r).ok()),
+            None => None,
+        };
+        let now = self.runner.clock.now();
+        match start_takeover(store, playbook, candidate, prereport.as_ref(), now).await {
             Ok(started) => Ok(Applied::OperationStarted(Box::new(started))),
             Err(StoreError::Taken { operation, .. }) => {
                 let running = store

@@ -3,21 +3,13 @@
 //! forced it to no-go when one failed). Without an answer in time, the
 //! candidate is dropped: nothing starts on its own.
 
-use serde::Deserialize;
 use serde_json::Value;
 use ulias_core::domain::{DecisionKind, DecisionOption, NewDecision, Task, Urgency};
 use ulias_core::store::StoreError;
 
 use super::Engine;
 use crate::operations::Candidate;
-
-/// The fields of a go/no-go output this step reads.
-#[derive(Deserialize)]
-struct Verdict {
-    verdict: String,
-    #[serde(default)]
-    reasons: Vec<String>,
-}
+use crate::schemas::{GoNoGo, GoNoGoVerdict};
 
 impl Engine {
     /// Puts Start / Drop to the CEO once for a finished pre-report.
@@ -35,9 +27,11 @@ impl Engine {
         {
             return Ok(());
         }
-        let verdict = serde_json::from_value::<Verdict>(output.clone()).ok();
-        let go = verdict.as_ref().is_some_and(|v| v.verdict == "go");
-        let reasons = verdict.map(|v| v.reasons.join("; ")).unwrap_or_default();
+        let report = serde_json::from_value::<GoNoGo>(output.clone()).ok();
+        let go = report
+            .as_ref()
+            .is_some_and(|r| r.verdict == GoNoGoVerdict::Go);
+        let reasons = report.map(|r| r.reasons.join("; ")).unwrap_or_default();
         let now = self.runner.clock.now();
         let decision = NewDecision {
             task_id: Some(task.id),

@@ -14,13 +14,15 @@ use std::time::Duration;
 use anyhow::Context;
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use ulias_agents::alerts::RecordingAlerter;
+use ulias_agents::engine::Applied;
 use ulias_agents::engine::{Engine, EngineConfig};
 use ulias_agents::model::{OpenAiClient, ScriptedClient, SharedModelClient};
-use ulias_agents::operations::{Candidate, start_takeover};
+use ulias_agents::operations::{Candidate, PrereportPurpose, Started, request_prereport};
 use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::scheduler::Scheduler;
 use ulias_agents::simulation::{Rehearsal, StandInTeam};
 use ulias_core::clock::{Clock, ManualClock, SystemClock};
+use ulias_core::domain::{DecisionAnswer, DecisionOption};
 use ulias_core::settings::{Locale, Settings, SettingsSource, ToolProtocol};
 use ulias_core::store::Store;
 
@@ -101,7 +103,15 @@ pub async fn run(
     )?;
     writeln!(out, "settings   {source}: valid")?;
     writeln!(out, "store      {}; model: {model}", args.db)?;
-    let started = start_takeover(&store, &playbook, &demo_candidate(), j0).await?;
+    let engine = Engine {
+        runner,
+        config: EngineConfig {
+            worker: "simulation".to_owned(),
+            takeover: Some(Arc::new(playbook)),
+            ..EngineConfig::default()
+        },
+    };
+    let started = take_over(&engine, &demo_candidate(), out).await?;
     writeln!(
         out,
         "operation  #{} {} — {} steps from {}",
@@ -111,13 +121,6 @@ pub async fn run(
         playbook_path.display()
     )?;
 
-    let engine = Engine {
-        runner,
-        config: EngineConfig {
-            worker: "simulation".to_owned(),
-            ..EngineConfig::default()
-        },
-    };
     let team = StandInTeam {
         answer_after: ANSWER_AFTER,
         reject_once: Some(REJECTED_STEP.to_owned()),
@@ -166,6 +169,57 @@ pub async fn run(
         "the simulated takeover did not run as planned (see the check line)"
     );
     Ok(Outcome::Done)
+}
+
+/// The CEO's `/takeover`, rehearsed on the same path: the Scanner's
+/// pre-report on the loopback chain, then the CEO's Start, carried out by
+/// the engine's decision path.
+async fn take_over(
+    engine: &Engine,
+    candidate: &Candidate,
+    out: &mut impl Write,
+) -> anyhow::Result<Started> {
+    let store = &engine.runner.store;
+    let now = engine.runner.clock.now();
+    let (_, task) = request_prereport(store, candidate, PrereportPurpose::OfferStart, now).await?;
+    engine.tick().await?;
+    let report = store.task(task.id).await?;
+    let offer = store
+        .decisions_of_task(task.id, "operation_start")
+        .await?
+        .into_iter()
+        .next()
+        .with_context(|| {
+            format!(
+                "the pre-report did not end with Start / Drop ({}: {})",
+                report.status,
+                report.error.unwrap_or_default()
+            )
+        })?;
+    let verdict = report
+        .result
+        .as_ref()
+        .and_then(|r| r.get("verdict"))
+        .cloned()
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "prereport #{} on {} ({} {}): verdict {verdict}; the CEO (simulated) presses Start",
+        task.id, candidate.name, candidate.chain, candidate.address
+    )?;
+    let start = offer
+        .kind
+        .index_of(DecisionOption::Start)
+        .context("an operation start offers Start")?;
+    let answer = DecisionAnswer {
+        option: start,
+        by: "ceo (simulated)".to_owned(),
+    };
+    let answered = store.answer_decision(offer.id, &answer, now).await?;
+    match engine.apply_decision(&answered).await? {
+        Applied::OperationStarted(started) => Ok(*started),
+        other => anyhow::bail!("Start did not start the operation: {other:?}"),
+    }
 }
 
 /// Day 0: the recurring jobs every 5 minutes and the CEO's messages.

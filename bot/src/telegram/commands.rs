@@ -86,6 +86,14 @@ pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult
         Ok(Command::Profile) if role == Role::Ceo => {
             return super::profile::show(app, incoming.chat_id).await;
         }
+        Ok(Command::Takeover(args)) if role == Role::Ceo => {
+            let purpose = PrereportPurpose::OfferStart;
+            return operations::ask_prereport(app, incoming.chat_id, &args, purpose).await;
+        }
+        Ok(Command::Prereport(args)) if role == Role::Ceo => {
+            let purpose = PrereportPurpose::ReportOnly;
+            return operations::ask_prereport(app, incoming.chat_id, &args, purpose).await;
+        }
         Ok(command) if allowed(&command, role) => {
             if let Command::Validation(args) = &command {
                 audit_setting(app, incoming, args).await?;
@@ -199,12 +207,8 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
         Command::Stop(op) if op.trim().to_lowercase().starts_with("op") => {
             operations::ask_stop(app, &op).await?
         }
-        Command::Takeover(args) => {
-            operations::prereport(app, &args, PrereportPurpose::OfferStart).await?
-        }
-        Command::Prereport(args) => {
-            operations::prereport(app, &args, PrereportPurpose::ReportOnly).await?
-        }
+        // Answered with their own message (the report replies to it).
+        Command::Takeover(_) | Command::Prereport(_) => t.get("not-allowed"),
         Command::Ops => operations::list(app).await?,
         Command::Op(args) => operations::show(app, &args).await?,
         Command::Stop(id) => match id.trim().trim_start_matches('#').parse::<i64>() {

@@ -10,13 +10,16 @@ use chrono::{DateTime, Utc};
 use ulias_agents::engine::Applied;
 use ulias_agents::operations::{Candidate, PrereportPurpose, request_prereport};
 use ulias_core::domain::{
-    DecisionKind, DecisionOption, NewDecision, Operation, OperationId, OperationStatus, Task,
-    TaskStatus, Urgency, ValidationStatus,
+    DecisionKind, DecisionOption, NewDecision, ObjectiveId, Operation, OperationId,
+    OperationStatus, Task, TaskStatus, Urgency, ValidationStatus,
 };
 use ulias_core::store::StoreError;
 
+use teloxide::prelude::*;
+
 use super::App;
-use super::handlers::HandlerError;
+use super::edge::clip;
+use super::handlers::{HandlerError, HandlerResult};
 use crate::i18n::{Texts, arg};
 
 /// The chains a takeover can read (EVM: a `0x` contract address).
@@ -26,12 +29,31 @@ const UNSUPPORTED_CHAINS: [&str; 1] = ["solana"];
 /// The most steps `/op` lists.
 const TIMELINE_STEPS: usize = 20;
 
-/// `/takeover <chain> <address> [name]` or `/prereport <chain> <address>`.
-pub async fn prereport(
+/// `/takeover <chain> <address> [name]` or `/prereport <chain> <address>`,
+/// answered in `chat`: the report comes back as a reply to this answer
+/// (the objective's progress message), and `/takeover`'s Start / Drop
+/// after it.
+pub async fn ask_prereport(
+    app: &App,
+    chat: i64,
+    args: &str,
+    purpose: PrereportPurpose,
+) -> HandlerResult {
+    let (text, objective) = prereport(app, args, purpose).await?;
+    let sent = app.bot.send_message(ChatId(chat), clip(&text)).await?;
+    if let Some(objective) = objective {
+        app.store
+            .set_progress_message(objective, chat, i64::from(sent.id.0))
+            .await?;
+    }
+    Ok(())
+}
+
+async fn prereport(
     app: &App,
     args: &str,
     purpose: PrereportPurpose,
-) -> Result<String, HandlerError> {
+) -> Result<(String, Option<ObjectiveId>), HandlerError> {
     let t = &app.texts;
     let usage = match purpose {
         PrereportPurpose::OfferStart => "takeover-usage",
@@ -39,18 +61,25 @@ pub async fn prereport(
     };
     let candidate = match parse_candidate(args) {
         Ok(candidate) => candidate,
-        Err(Refusal::Usage) => return Ok(t.get(usage)),
+        Err(Refusal::Usage) => return Ok((t.get(usage), None)),
         Err(Refusal::Chain(chain)) => {
-            return Ok(t.with(
-                "takeover-chain-unknown",
-                &[arg("chain", chain), arg("chains", EVM_CHAINS.join(", "))],
+            let chains = arg("chains", EVM_CHAINS.join(", "));
+            return Ok((
+                t.with("takeover-chain-unknown", &[arg("chain", chain), chains]),
+                None,
             ));
         }
         Err(Refusal::Unsupported(chain)) => {
-            return Ok(t.with("takeover-chain-unsupported", &[arg("chain", chain)]));
+            return Ok((
+                t.with("takeover-chain-unsupported", &[arg("chain", chain)]),
+                None,
+            ));
         }
         Err(Refusal::Address(address)) => {
-            return Ok(t.with("takeover-address-invalid", &[arg("address", address)]));
+            return Ok((
+                t.with("takeover-address-invalid", &[arg("address", address)]),
+                None,
+            ));
         }
     };
     match request_prereport(&app.store, &candidate, purpose, app.clock.now()).await {
@@ -60,7 +89,7 @@ pub async fn prereport(
                 PrereportPurpose::OfferStart => "takeover-prereport-queued",
                 PrereportPurpose::ReportOnly => "prereport-queued",
             };
-            Ok(t.with(
+            let text = t.with(
                 key,
                 &[
                     arg("objective", objective.id),
@@ -68,11 +97,12 @@ pub async fn prereport(
                     arg("chain", &candidate.chain),
                     arg("address", &candidate.address),
                 ],
-            ))
+            );
+            Ok((text, Some(objective.id)))
         }
         Err(StoreError::Taken { operation, .. }) => {
             let live = app.store.operation(OperationId::new(operation)).await?;
-            Ok(taken(t, &live))
+            Ok((taken(t, &live), None))
         }
         Err(error) => Err(error.into()),
     }

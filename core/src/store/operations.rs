@@ -291,6 +291,25 @@ impl Store {
         self.operation(id).await
     }
 
+    /// Records the subdomain an operation's site goes live under.
+    pub async fn set_site_subdomain(
+        &self,
+        id: OperationId,
+        subdomain: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Operation, StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query("UPDATE operations SET site_subdomain = $1, updated_at = $2 WHERE id = $3")
+                .bind(subdomain)
+                .bind(to_ms(now))
+                .bind(id.get())
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        })?;
+        self.operation(id).await
+    }
+
     /// Every task of an operation, in id order.
     pub async fn tasks_of_operation(&self, id: OperationId) -> Result<Vec<Task>, StoreError> {
         self.tasks_where("operation_id", id.get()).await
