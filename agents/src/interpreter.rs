@@ -7,7 +7,7 @@ use ulias_core::domain::{NewObjective, NewTask, Objective, ObjectiveId, Priority
 
 use crate::director::PlanningError;
 use crate::runner::{LeaseTerms, RunError, Runner};
-use crate::schemas::{Interpretation, Relation};
+use crate::schemas::{Interpretation, Relation, TakeoverAsk};
 
 /// The Interpreter agent's name.
 pub const INTERPRETER: &str = "interpreter";
@@ -27,6 +27,8 @@ pub enum Interpreted {
     Answer(String, Interpretation),
     /// The continued objective was understood wrong: this is what was meant.
     Correction(Interpretation),
+    /// A takeover asked in words: nothing is created until the CEO confirms.
+    Takeover(TakeoverAsk, Interpretation),
 }
 
 /// The objective a message may continue.
@@ -91,6 +93,9 @@ pub async fn interpret(
     continuing: Option<Continuing>,
 ) -> Result<Interpreted, PlanningError> {
     let reading = read(runner, message, context, worker).await?;
+    if let Some(ask) = reading.takeover.clone() {
+        return Ok(Interpreted::Takeover(ask, reading));
+    }
     Ok(match intent_of(&reading, message, continuing) {
         Intent::Ask => Interpreted::Ask(reading),
         Intent::Answer(answer) => Interpreted::Answer(answer, reading),
@@ -159,6 +164,7 @@ mod tests {
             confidence,
             relation,
             answer: answer.map(str::to_owned),
+            takeover: None,
         }
     }
 

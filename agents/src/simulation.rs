@@ -172,8 +172,9 @@ impl Rehearsal {
         let now = self.clock.now();
         say(now, format!("ceo        \"{text}\""));
         match interpret(runner, text, serde_json::Value::Null, worker, None).await? {
-            // Nothing to continue in the simulation: no answer, no correction.
-            Interpreted::Answer(..) | Interpreted::Correction(_) => {}
+            // Nothing to continue in the simulation: no answer, no correction;
+            // its takeover is started by `simulate` itself.
+            Interpreted::Answer(..) | Interpreted::Correction(_) | Interpreted::Takeover(..) => {}
             Interpreted::Ask(reading) => {
                 say(
                     now,

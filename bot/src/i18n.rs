@@ -293,6 +293,10 @@ pub const KEYS: &[&str] = &[
     "validation-to-no-x",
     "validation-to-site",
     "validation-to-manual",
+    "takeover-confirm",
+    "takeover-run",
+    "takeover-not",
+    "takeover-dropped",
 ];
 
 /// The texts of one language.

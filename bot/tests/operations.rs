@@ -145,6 +145,38 @@ async fn the_ceo_starts_a_takeover_from_the_chat_and_the_same_contract_twice_is_
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_takeover_asked_in_words_runs_only_once_the_ceo_confirms_it() {
+    let mut reading = interpretation("Reprendre PEP2", 0.9, &[]);
+    reading["tool_calls"][0]["arguments"]["takeover"] =
+        json!({"chain": "base", "address": CONTRACT, "name": "PEP2"});
+    let chain = simulation_chain().await;
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let s = Surface::start_with(db, Locale::Fr, vec![reading, scanned()], |all| {
+        chain.point(&mut all.chains).unwrap();
+    })
+    .await;
+
+    s.tg.send_text(CEO, &ceo(), &format!("on reprend PEP2 sur base, contrat {CONTRACT}"));
+    let asked = s.message_containing(CEO, "Reprendre PEP2 (base").await;
+    assert_eq!(button_data(&asked), ["tk:1:1", "tk:1:0"]);
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    assert_eq!(
+        s.db.scalar("SELECT COUNT(*) FROM objectives").await,
+        0,
+        "nothing runs on the reading alone"
+    );
+
+    s.tg.press_button(&ceo(), CEO, id_of(&asked), "tk:1:1");
+    s.message_containing(CEO, "Pré-rapport #1 sur PEP2").await;
+    s.message_containing(CEO, "Lancer la reprise ?").await;
+    let pressed = s.tg.message(CEO, id_of(&asked)).unwrap();
+    assert!(button_data(&pressed).is_empty(), "asked once: {pressed}");
+    assert_eq!(s.db.scalar("SELECT COUNT(*) FROM objectives").await, 1);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn stopping_an_operation_asks_first_and_stops_it_once_confirmed() {
     let db = TestDb::sqlite().await;
     let store = db.migrated().await;

@@ -304,3 +304,7 @@ validation-to-x = → X @{ $account }
 validation-to-no-x = ⚠️ Nowhere yet: no X account for operation #{ $operation } (ulias x connect --operation { $operation }).
 validation-to-site = → the operation's site
 validation-to-manual = → by hand (nothing is sent)
+takeover-confirm = Take over { $name } ({ $chain } { $address })? I'll run the pre-report first: nothing starts without your Start.
+takeover-run = Run the pre-report
+takeover-not = No
+takeover-dropped = Understood: no takeover.

@@ -304,3 +304,7 @@ validation-to-x = → X @{ $account }
 validation-to-no-x = ⚠️ Nulle part pour l'instant : aucun compte X pour l'opération #{ $operation } (ulias x connect --operation { $operation }).
 validation-to-site = → le site de l'opération
 validation-to-manual = → à la main (rien n'est envoyé)
+takeover-confirm = Reprendre { $name } ({ $chain } { $address }) ? Je lance d'abord le pré-rapport : rien ne démarre sans votre Démarrer.
+takeover-run = Lancer le pré-rapport
+takeover-not = Non
+takeover-dropped = Compris : pas de reprise.

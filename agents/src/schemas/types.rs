@@ -68,6 +68,24 @@ pub struct Interpretation {
     /// For a `question`: the answer, from that objective's result only.
     #[serde(default)]
     pub answer: Option<String>,
+    /// Only when he asks to take over (relaunch) a token and names its
+    /// chain and contract address: never a guessed address.
+    #[serde(default)]
+    pub takeover: Option<TakeoverAsk>,
+}
+
+/// A takeover the CEO asked for in words: confirmed by buttons before
+/// anything runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TakeoverAsk {
+    /// base, ethereum or bsc.
+    pub chain: String,
+    /// The contract address, exactly as he wrote it.
+    pub address: String,
+    /// The token's name or ticker, if he gave one.
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// How a message relates to the objective it may continue.

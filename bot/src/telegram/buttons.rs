@@ -34,6 +34,11 @@ pub enum Button {
     },
     /// Forget a profile entry.
     Forget(i64),
+    /// A takeover asked in words (the interaction): run its pre-report, or not.
+    Takeover {
+        interaction: i64,
+        run: bool,
+    },
 }
 
 /// What the CEO does with a proposal.
@@ -74,6 +79,7 @@ impl Button {
             Self::FollowUp(objective) => format!("of:{objective}"),
             Self::Proposal { proposal, choice } => format!("p:{proposal}:{}", choice.index()),
             Self::Forget(entry) => format!("pf:{entry}"),
+            Self::Takeover { interaction, run } => format!("tk:{interaction}:{}", u8::from(run)),
         }
     }
 }
@@ -103,6 +109,10 @@ impl FromStr for Button {
                 decision: id,
                 option,
             },
+            ("tk", Some(Ok(run @ 0..=1))) => Self::Takeover {
+                interaction: id,
+                run: run == 1,
+            },
             ("g", Some(Ok(option))) => Self::Guess {
                 interaction: id,
                 option,
@@ -124,6 +134,14 @@ mod tests {
     fn every_button_survives_the_round_trip_within_64_bytes() {
         for button in [
             Button::Approve(i64::MAX),
+            Button::Takeover {
+                interaction: i64::MAX,
+                run: true,
+            },
+            Button::Takeover {
+                interaction: 3,
+                run: false,
+            },
             Button::Reject(7),
             Button::Unban(i64::MAX),
             Button::Resend(i64::MAX),

@@ -81,6 +81,10 @@ pub async fn on_text(app: &App, incoming: &Incoming) -> HandlerResult {
                 .await?;
             Ok(())
         }
+        Interpreted::Takeover(ask, reading) => {
+            let interaction = record(app, incoming, &reading, None).await?;
+            super::operations::offer_takeover(app, incoming.chat_id, interaction, &ask).await
+        }
         Interpreted::Correction(reading) => {
             let interaction = record(app, incoming, &reading, None).await?;
             match continuing {

@@ -88,11 +88,13 @@ pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult
         }
         Ok(Command::Takeover(args)) if role == Role::Ceo => {
             let purpose = PrereportPurpose::OfferStart;
-            return operations::ask_prereport(app, incoming.chat_id, &args, purpose).await;
+            operations::ask_prereport(app, incoming.chat_id, &args, purpose).await?;
+            return Ok(());
         }
         Ok(Command::Prereport(args)) if role == Role::Ceo => {
             let purpose = PrereportPurpose::ReportOnly;
-            return operations::ask_prereport(app, incoming.chat_id, &args, purpose).await;
+            operations::ask_prereport(app, incoming.chat_id, &args, purpose).await?;
+            return Ok(());
         }
         Ok(command) if allowed(&command, role) => {
             if let Command::Validation(args) = &command {

@@ -12,8 +12,8 @@ use ulias_core::store::{ActorRole, AuditEntry};
 use super::buttons::Button;
 use super::edge::{Incoming, Press};
 use super::{
-    App, ChatDialogue, ChatState, Role, StoreStorage, answers, ceo, commands, groups, outbox,
-    previews, profile, proposals,
+    App, ChatDialogue, ChatState, Role, StoreStorage, answers, ceo, commands, groups, operations,
+    outbox, previews, profile, proposals,
 };
 
 /// What a handler may fail with (logged by the dispatcher).
@@ -140,7 +140,8 @@ async fn on_button(
         | Button::Redo(_)
         | Button::FollowUp(_)
         | Button::Proposal { .. }
-        | Button::Forget(_) => app.roles.may_decide(press.user_id),
+        | Button::Forget(_)
+        | Button::Takeover { .. } => app.roles.may_decide(press.user_id),
     };
     if !allowed {
         app.store
@@ -182,6 +183,9 @@ async fn on_button(
             proposals::answer(&app, &press, proposal, choice).await?
         }
         Button::Forget(entry) => profile::forget(&app, &press, entry).await?,
+        Button::Takeover { interaction, run } => {
+            operations::on_takeover_button(&app, &press, interaction, run).await?
+        }
     };
     let mut reply = app.bot.answer_callback_query(query.id.clone());
     if let Some(text) = answer {

@@ -16,9 +16,12 @@ use ulias_core::domain::{
 use ulias_core::store::StoreError;
 
 use teloxide::prelude::*;
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
+use ulias_agents::schemas::{Interpretation, TakeoverAsk};
 
 use super::App;
-use super::edge::clip;
+use super::buttons::Button;
+use super::edge::{Press, clip};
 use super::handlers::{HandlerError, HandlerResult};
 use crate::i18n::{Texts, arg};
 
@@ -38,7 +41,7 @@ pub async fn ask_prereport(
     chat: i64,
     args: &str,
     purpose: PrereportPurpose,
-) -> HandlerResult {
+) -> Result<Option<ObjectiveId>, HandlerError> {
     let (text, objective) = prereport(app, args, purpose).await?;
     let sent = app.bot.send_message(ChatId(chat), clip(&text)).await?;
     if let Some(objective) = objective {
@@ -46,7 +49,79 @@ pub async fn ask_prereport(
             .set_progress_message(objective, chat, i64::from(sent.id.0))
             .await?;
     }
+    Ok(objective)
+}
+
+/// A takeover asked in words: confirmed with buttons, never started on a
+/// guess (the Interpreter's reading is kept with the interaction).
+pub async fn offer_takeover(
+    app: &App,
+    chat: i64,
+    interaction: i64,
+    ask: &TakeoverAsk,
+) -> HandlerResult {
+    let t = &app.texts;
+    let name = ask.name.clone().unwrap_or_else(|| short(&ask.address));
+    let text = t.with(
+        "takeover-confirm",
+        &[
+            arg("name", name),
+            arg("chain", &ask.chain),
+            arg("address", &ask.address),
+        ],
+    );
+    let buttons = [(true, "takeover-run"), (false, "takeover-not")].map(|(run, key)| {
+        InlineKeyboardButton::callback(t.get(key), Button::Takeover { interaction, run }.data())
+    });
+    app.bot
+        .send_message(ChatId(chat), clip(&text))
+        .reply_markup(InlineKeyboardMarkup::new([buttons]))
+        .await?;
     Ok(())
+}
+
+/// The CEO's answer to a takeover asked in words.
+pub async fn on_takeover_button(
+    app: &App,
+    press: &Press,
+    interaction: i64,
+    run: bool,
+) -> Result<Option<String>, HandlerError> {
+    let asked = app.store.interaction(interaction).await?;
+    if asked.objective_id.is_some() || asked.feedback.is_some() {
+        return Ok(Some(app.texts.get("decision-already")));
+    }
+    let reading = asked
+        .interpreted_as
+        .and_then(|v| serde_json::from_value::<Interpretation>(v).ok())
+        .and_then(|r| r.takeover);
+    let Some(ask) = reading else {
+        return Ok(None);
+    };
+    if let Some((chat, message)) = press.message {
+        app.bot
+            .edit_message_reply_markup(ChatId(chat), message)
+            .await?;
+    }
+    if !run {
+        app.store
+            .settle_interaction(interaction, None, Some("takeover declined"))
+            .await?;
+        return Ok(Some(app.texts.get("takeover-dropped")));
+    }
+    let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
+    let args = format!(
+        "{} {} {}",
+        ask.chain,
+        ask.address,
+        ask.name.unwrap_or_default()
+    );
+    let objective = ask_prereport(app, chat, &args, PrereportPurpose::OfferStart).await?;
+    let note = objective.is_none().then_some("takeover refused");
+    app.store
+        .settle_interaction(interaction, objective, note)
+        .await?;
+    Ok(None)
 }
 
 async fn prereport(
