@@ -42,7 +42,7 @@ pub fn option_label(texts: &Texts, decision: &Decision, index: Option<usize>) ->
 
 #[cfg(test)]
 mod tests {
-    use chrono::Utc;
+    use chrono::{TimeZone, Utc};
     use serde_json::json;
     use ulias_core::domain::{DecisionId, DecisionStatus, OperationId, Urgency};
     use ulias_core::settings::Locale;
@@ -66,7 +66,7 @@ mod tests {
             responded_by: None,
             responded_at: None,
             applied_at: None,
-            created_at: Utc::now(),
+            created_at: Utc.with_ymd_and_hms(2026, 12, 3, 9, 0, 0).unwrap(),
         }
     }
 

@@ -8,8 +8,8 @@
 
 mod surface;
 
-use chrono::Utc;
 use serde_json::{Value, json};
+use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
     NewOperation, NewValidation, OperationId, OperationStatus, PublicationTarget, ValidationKind,
 };
@@ -58,11 +58,14 @@ async fn operation(store: &Store, name: &str, contract: &str) -> OperationId {
         chain: Some("base".to_owned()),
         official_address: Some(contract.to_owned()),
         official_addresses: Vec::new(),
-        j0_at: Utc::now(),
+        j0_at: SystemClock.now(),
     };
-    let created = store.create_operation(&new, Utc::now()).await.unwrap();
+    let created = store
+        .create_operation(&new, SystemClock.now())
+        .await
+        .unwrap();
     store
-        .set_operation_status(created.id, OperationStatus::Running, Utc::now())
+        .set_operation_status(created.id, OperationStatus::Running, SystemClock.now())
         .await
         .unwrap();
     created.id
@@ -157,7 +160,11 @@ async fn a_takeover_asked_in_words_runs_only_once_the_ceo_confirms_it() {
     })
     .await;
 
-    s.tg.send_text(CEO, &ceo(), &format!("on reprend PEP2 sur base, contrat {CONTRACT}"));
+    s.tg.send_text(
+        CEO,
+        &ceo(),
+        &format!("on reprend PEP2 sur base, contrat {CONTRACT}"),
+    );
     let asked = s.message_containing(CEO, "Reprendre PEP2 (base").await;
     assert_eq!(button_data(&asked), ["tk:1:1", "tk:1:0"]);
     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
@@ -173,6 +180,52 @@ async fn a_takeover_asked_in_words_runs_only_once_the_ceo_confirms_it() {
     let pressed = s.tg.message(CEO, id_of(&asked)).unwrap();
     assert!(button_data(&pressed).is_empty(), "asked once: {pressed}");
     assert_eq!(s.db.scalar("SELECT COUNT(*) FROM objectives").await, 1);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bound_groups_anti_spam_knows_its_operations_official_addresses() {
+    let db = TestDb::sqlite().await;
+    let store = db.migrated().await;
+    let one = operation(store, "One", CONTRACT).await;
+    let s = Surface::start_with(db, Locale::En, Vec::new(), |all| {
+        // No address in the group's settings: the operation's apply.
+        all.telegram.groups = vec![community(GROUP, "PEPE2 community", one.get())];
+    })
+    .await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let holder = ulias_tests::fake_telegram::FakeUser::new(9002, "Marie");
+    let scammer = ulias_tests::fake_telegram::FakeUser::new(9001, "Support Desk");
+
+    s.tg.send_text(
+        GROUP,
+        &holder,
+        &format!("the only contract is {CONTRACT}, right"),
+    );
+    let scam = s.tg.send_text(
+        GROUP,
+        &scammer,
+        &format!("Migration V2: send your tokens to {FOREIGN} now"),
+    );
+
+    let deleted =
+        s.tg.wait_for("deleteMessage", |p| p["message_id"] == scam, WAIT)
+            .await;
+    assert!(deleted.is_some(), "the foreign address is deleted");
+    let reminder = s
+        .message_containing(GROUP, "the only official address is")
+        .await;
+    assert!(
+        reminder["text"].as_str().unwrap().contains(CONTRACT),
+        "the bot names the operation's contract: {reminder}"
+    );
+    assert_eq!(
+        s.tg.calls_of("deleteMessage").len(),
+        1,
+        "the holder quoting the operation's contract is left alone"
+    );
     s.stop().await;
 }
 
@@ -230,14 +283,14 @@ async fn each_operations_post_goes_to_its_own_group_whatever_its_payload_names()
                 one,
                 json!({"args": {"text": "GM from one", "chat_id": GROUP_TWO}}),
             ),
-            Utc::now(),
+            SystemClock.now(),
         )
         .await
         .unwrap();
     s.store()
         .create_validation(
             &post(two, json!({"args": {"text": "GM from two"}})),
-            Utc::now(),
+            SystemClock.now(),
         )
         .await
         .unwrap();
@@ -300,7 +353,7 @@ async fn a_group_question_reads_its_operations_file_and_a_foreign_address_is_hel
                 &json!({"story": story}),
                 "scanner",
                 None,
-                Utc::now(),
+                SystemClock.now(),
             )
             .await
             .unwrap();

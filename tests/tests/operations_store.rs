@@ -1,6 +1,8 @@
 //! What an operation owns, on both backends: its contract (one live
 //! operation each), its community groups and its X accounts.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
+
 use chrono::{DateTime, TimeZone, Utc};
 use ulias_core::domain::{NewOperation, OperationStatus};
 use ulias_core::store::StoreError;

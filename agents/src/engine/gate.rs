@@ -10,9 +10,6 @@ use ulias_core::store::StoreError;
 use super::{Engine, Settled, answers_now};
 use crate::runner::{RunError, RunOutcome};
 
-/// The options a doubtful result is put to the CEO with, in this order:
-/// accept it, run it again, cancel the task.
-
 /// The verdict a gate step answers to stop its operation.
 const NO_GO: &str = "no_go";
 

@@ -97,7 +97,7 @@ fn closest(question: &str, entries: Vec<FaqEntry>) -> Vec<FaqEntry> {
         })
         .filter(|(score, _)| *score > 0)
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
     scored.into_iter().take(MOST).map(|(_, e)| e).collect()
 }
 
