@@ -106,10 +106,16 @@ async fn a_post_interrupted_mid_send_is_shown_as_unknown_and_sent_again_only_on_
     let db = TestDb::sqlite().await;
     db.migrated().await;
     let id = pinned_post(&db.store).await;
-    let now = SystemClock.now();
-    db.store.approve_validation(id, "bob", now).await.unwrap();
-    // A previous process claimed it and died before recording the result.
-    let claimed = db.store.claim_publication(now).await.unwrap().unwrap();
+    // A previous process claimed it half an hour ago and died before
+    // recording the result: its claim has expired.
+    let then = SystemClock.now() - chrono::TimeDelta::minutes(30);
+    db.store.approve_validation(id, "bob", then).await.unwrap();
+    let claimed = db
+        .store
+        .claim_publication("ulias-dead", then)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(claimed.status, PublicationStatus::Sending);
     let s = start(db).await;
 
@@ -194,5 +200,50 @@ async fn a_send_whose_answer_never_comes_ends_unknown_and_send_again_twice_sends
     assert_eq!(posts_in_group(&s).len(), 2, "sent again once, not twice");
     let edited = s.tg.message(TEAM_CHAT, id_of(&alert)).unwrap();
     assert!(button_data(&edited).is_empty(), "the button is gone");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_thread_refused_at_part_two_resumes_at_part_two_when_sent_again() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let thread = NewValidation {
+        task_id: None,
+        operation_id: None,
+        kind: ValidationKind::Thread,
+        target: PublicationTarget::Telegram,
+        payload: json!({"args": {"parts": ["Part one.", "Part two.", "Part three."]}}),
+    };
+    db.store
+        .create_validation(&thread, SystemClock.now())
+        .await
+        .unwrap();
+    let s = start(db).await;
+    // The group refuses the second message once (a 400, nothing delivered).
+    s.tg.refuse_after("sendMessage", GROUP, 1, 1, "message is too long");
+
+    let preview = s.message_containing(TEAM_CHAT, "Validation #1").await;
+    let approve = button_data(&preview)[0].clone();
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
+    let failed = s.message_containing(TEAM_CHAT, "non envoyée : ").await;
+    assert_eq!(posts_in_group(&s), ["Part one."]);
+
+    let resend = button_data(&failed)[0].clone();
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&failed), &resend);
+    s.message_containing(GROUP, "Part three.").await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+
+    assert_eq!(
+        posts_in_group(&s),
+        ["Part one.", "Part two.", "Part three."],
+        "part one is not sent twice"
+    );
+    let publication = s
+        .store()
+        .publication(ulias_core::domain::PublicationId::new(1))
+        .await
+        .unwrap();
+    assert_eq!(publication.status, PublicationStatus::Sent);
+    assert_eq!(s.store().sent_parts(publication.id).await.unwrap().len(), 3);
     s.stop().await;
 }

@@ -232,6 +232,9 @@ struct World {
     hung: bool,
     /// Method → calls left that are carried out but never answered.
     swallowed: HashMap<String, usize>,
+    /// Per method and chat: calls let through first, then calls refused
+    /// with 400.
+    refusals: HashMap<(String, i64), (usize, usize, String)>,
 }
 
 struct Shared {
@@ -335,6 +338,23 @@ impl FakeTelegram {
         self.world()
             .failures
             .insert(method.to_ascii_lowercase(), (times, retry_after_secs));
+    }
+
+    /// After `skip` more calls of `method` in `chat_id` go through, the
+    /// next `times` are refused with 400 `Bad Request: <description>`
+    /// (nothing is done).
+    pub fn refuse_after(
+        &self,
+        method: &str,
+        chat_id: i64,
+        skip: usize,
+        times: usize,
+        description: &str,
+    ) {
+        self.world().refusals.insert(
+            (method.to_ascii_lowercase(), chat_id),
+            (skip, times, description.to_owned()),
+        );
     }
 
     /// The next `times` calls of `method` are carried out (the message is
@@ -716,7 +736,11 @@ async fn endpoint(
     let (params, files, answer) = match decode(&headers, &body, query.as_deref()) {
         Err(refusal) => (Map::new(), Vec::new(), Err(refusal)),
         Ok((params, files)) => {
-            let injected = shared.world.lock().unwrap().injected_failure(&method);
+            let injected = shared
+                .world
+                .lock()
+                .unwrap()
+                .injected_failure(&method, &params);
             let answer = match injected {
                 Some(refusal) => Err(refusal),
                 None if method.eq_ignore_ascii_case("getUpdates") => {
@@ -829,7 +853,22 @@ impl World {
         }
     }
 
-    fn injected_failure(&mut self, method: &str) -> Option<Refusal> {
+    fn injected_failure(&mut self, method: &str, params: &Map<String, Value>) -> Option<Refusal> {
+        let chat = params.get("chat_id").and_then(param_i64).unwrap_or(0);
+        if let Some((skip, times, description)) =
+            self.refusals.get_mut(&(method.to_ascii_lowercase(), chat))
+        {
+            if *skip > 0 {
+                *skip -= 1;
+            } else if *times > 0 {
+                *times -= 1;
+                return Some(Refusal {
+                    code: 400,
+                    description: format!("Bad Request: {description}"),
+                    retry_after: None,
+                });
+            }
+        }
         let (left, retry_after) = self.failures.get_mut(&method.to_ascii_lowercase())?;
         if *left == 0 {
             return None;

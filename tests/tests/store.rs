@@ -988,21 +988,45 @@ async fn a_publication_is_claimed_once_and_an_interrupted_one_waits_for_a_person
         .await
         .unwrap();
 
-    let first = store.claim_publication(t0()).await.unwrap().unwrap();
+    let first = store
+        .claim_publication("worker-a", t0())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(
         (first.id, first.status, first.attempts),
         (id, PublicationStatus::Sending, 1)
     );
     assert!(
-        store.claim_publication(t0()).await.unwrap().is_none(),
+        store
+            .claim_publication("worker-b", t0())
+            .await
+            .unwrap()
+            .is_none(),
         "claimed once"
     );
 
-    let interrupted = store.mark_interrupted_publications().await.unwrap();
+    let expired = t0() - minutes(15);
+    assert!(
+        store
+            .mark_interrupted_publications("worker-b", expired)
+            .await
+            .unwrap()
+            .is_empty(),
+        "another live process's send in flight is left alone"
+    );
+    let interrupted = store
+        .mark_interrupted_publications("worker-b", t0() + minutes(1))
+        .await
+        .unwrap();
     assert_eq!(interrupted.len(), 1);
     assert_eq!(interrupted[0].status, PublicationStatus::Unknown);
     assert!(
-        store.claim_publication(t0()).await.unwrap().is_none(),
+        store
+            .claim_publication("worker-b", t0())
+            .await
+            .unwrap()
+            .is_none(),
         "unknown is never sent again by itself"
     );
     assert!(
@@ -1015,7 +1039,27 @@ async fn a_publication_is_claimed_once_and_an_interrupted_one_waits_for_a_person
         store.resend_publication(id, t0()).await.is_err(),
         "a second Send again while it is queued is refused"
     );
-    let again = store.claim_publication(t0()).await.unwrap().unwrap();
+    let again = store
+        .claim_publication("worker-b", t0())
+        .await
+        .unwrap()
+        .unwrap();
+    store.record_sent_part(id, 0, "-100:7", t0()).await.unwrap();
+    store.record_sent_part(id, 1, "-100:8", t0()).await.unwrap();
+    store.record_sent_part(id, 1, "-100:9", t0()).await.unwrap();
+    assert_eq!(
+        store.sent_parts(id).await.unwrap(),
+        [(0, "-100:7".to_owned()), (1, "-100:8".to_owned())],
+        "each part recorded once, the first record kept"
+    );
+    assert!(
+        store
+            .mark_interrupted_publications("worker-a", t0() - minutes(15))
+            .await
+            .unwrap()
+            .is_empty(),
+        "its owner's claim is fresh"
+    );
     assert!(
         store.resend_publication(id, t0()).await.is_err(),
         "nor while it is being sent (it would post twice)"

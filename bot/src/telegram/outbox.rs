@@ -29,27 +29,24 @@ use crate::i18n::arg;
 /// What a manual publication records as its external id.
 const BY_HAND: &str = "manual";
 
+/// A claim older than this belongs to a process that died mid-send.
+const SENDING_EXPIRES: chrono::TimeDelta = chrono::TimeDelta::minutes(15);
+
 /// Runs until `stop` turns true; a job being sent is always finished first,
 /// so a graceful stop never leaves one `sending` (only a crash does).
 pub async fn run(app: Arc<App>, mut stop: tokio::sync::watch::Receiver<bool>) {
-    match app.store.mark_interrupted_publications().await {
-        Ok(interrupted) => {
-            for publication in interrupted {
-                if let Err(error) = report(&app, &publication, "publication-unknown").await {
-                    tracing::warn!(%error, "could not report an interrupted publication");
-                }
-            }
-        }
-        Err(error) => tracing::error!(%error, "could not look for interrupted publications"),
-    }
     let mut every = tokio::time::interval(Duration::from_secs(app.settings.engine.notify_seconds));
     loop {
         tokio::select! {
             _ = every.tick() => {}
             _ = stop.changed() => return,
         }
+        // Between sends: none of ours is in flight, so any of ours still
+        // `sending` was interrupted (a crash before this start).
+        report_interrupted(&app).await;
         while !*stop.borrow() {
-            match app.store.claim_publication(app.clock.now()).await {
+            let owner = &app.engine.config.worker;
+            match app.store.claim_publication(owner, app.clock.now()).await {
                 Ok(Some(job)) => publish(&app, &job).await,
                 Ok(None) => break,
                 Err(error) => {
@@ -58,6 +55,27 @@ pub async fn run(app: Arc<App>, mut stop: tokio::sync::watch::Receiver<bool>) {
                 }
             }
         }
+    }
+}
+
+/// Marks unknown the jobs left `sending` by this worker or by a dead one,
+/// and tells the team about each.
+async fn report_interrupted(app: &App) {
+    let expired = app.clock.now() - SENDING_EXPIRES;
+    let owner = &app.engine.config.worker;
+    match app
+        .store
+        .mark_interrupted_publications(owner, expired)
+        .await
+    {
+        Ok(interrupted) => {
+            for publication in interrupted {
+                if let Err(error) = report(app, &publication, "publication-unknown").await {
+                    tracing::warn!(%error, "could not report an interrupted publication");
+                }
+            }
+        }
+        Err(error) => tracing::error!(%error, "could not look for interrupted publications"),
     }
 }
 
@@ -215,12 +233,21 @@ async fn send_telegram(app: &App, job: &Publication) -> Result<String, HandlerEr
         }
         ValidationKind::Thread => {
             let parts = parts(content);
-            let mut first = None;
-            for part in &parts {
+            let done = app.store.sent_parts(job.id).await?;
+            let mut first = done.first().map(|(_, id)| id.clone());
+            for (index, part) in parts.iter().enumerate() {
+                let index = u32::try_from(index)?;
+                if done.iter().any(|(sent, _)| *sent == index) {
+                    continue;
+                }
                 let message = app.bot.send_message(chat, clip(part)).await?;
-                first.get_or_insert(message);
+                let id = format!("{}:{}", chat.0, message.id.0);
+                app.store
+                    .record_sent_part(job.id, index, &id, app.clock.now())
+                    .await?;
+                first.get_or_insert(id);
             }
-            first.ok_or("a thread needs parts")?
+            return first.ok_or_else(|| "a thread needs parts".into());
         }
         _ => {
             let body = parts(content).join("\n\n");
@@ -318,10 +345,20 @@ async fn send_x(app: &App, job: &Publication) -> Result<Option<String>, HandlerE
         .await?;
     let token = vault.open(account)?;
     let client = XClient::new(app.settings.x.api_url.clone(), &app.settings.http)?;
-    let mut first: Option<String> = None;
-    let mut previous: Option<String> = None;
-    for part in parts(content) {
-        let id = client.post(&token, &part, previous.as_deref()).await?;
+    // Each part is recorded as it goes: sent again, a thread resumes at its
+    // first missing part, replying to the last one that went out.
+    let done = app.store.sent_parts(job.id).await?;
+    let mut first: Option<String> = done.first().map(|(_, id)| id.clone());
+    let mut previous: Option<String> = done.last().map(|(_, id)| id.clone());
+    for (index, part) in parts(content).iter().enumerate() {
+        let index = u32::try_from(index)?;
+        if done.iter().any(|(sent, _)| *sent == index) {
+            continue;
+        }
+        let id = client.post(&token, part, previous.as_deref()).await?;
+        app.store
+            .record_sent_part(job.id, index, &id, app.clock.now())
+            .await?;
         first.get_or_insert_with(|| id.clone());
         previous = Some(id);
     }

@@ -1,8 +1,11 @@
 //! The outbox's publishers' side. A publisher claims a due job (pending →
-//! sending), sends it, and records the external id (sent). A job found
-//! `sending` when a process starts was interrupted mid-send: it may or may
-//! not have gone out, so it becomes `unknown` and is never re-sent unless a
-//! person asks (unknown → pending).
+//! sending, owned by that publisher), sends it, and records the external id
+//! (sent). A job left `sending` by its owner (found at its next pass) or
+//! whose claim expired (its owner died) was interrupted mid-send: it may or
+//! may not have gone out, so it becomes `unknown` and is never re-sent
+//! unless a person asks (unknown → pending). Another live process's job in
+//! flight is left alone. A job in several parts (a thread) records each
+//! part as it goes: sent again, it resumes at the first part not recorded.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -55,14 +58,16 @@ impl TryFrom<PublicationRow> for Publication {
 }
 
 const CLAIM_SQLITE: &str = concat!(
-    "UPDATE publications SET status = $1, sending_since = $2, attempts = attempts + 1 \
+    "UPDATE publications SET status = $1, sending_since = $2, attempts = attempts + 1, \
+     sending_owner = $4 \
      WHERE id = (SELECT id FROM publications WHERE status = $3 AND not_before <= $2 \
                  ORDER BY not_before, id LIMIT 1) RETURNING ",
     publication_columns!()
 );
 
 const CLAIM_POSTGRES: &str = concat!(
-    "UPDATE publications SET status = $1, sending_since = $2, attempts = attempts + 1 \
+    "UPDATE publications SET status = $1, sending_since = $2, attempts = attempts + 1, \
+     sending_owner = $4 \
      WHERE status = $3 AND id = (SELECT id FROM publications WHERE status = $3 \
                  AND not_before <= $2 ORDER BY not_before, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
      RETURNING ",
@@ -121,9 +126,11 @@ impl Store {
         Ok(PublicationId::new(id))
     }
 
-    /// Claims the next due job for sending. `None` when none is due.
+    /// Claims the next due job for sending, for `owner`. `None` when none
+    /// is due.
     pub async fn claim_publication(
         &self,
+        owner: &str,
         now: DateTime<Utc>,
     ) -> Result<Option<Publication>, StoreError> {
         let sql = match self.backend_kind() {
@@ -135,6 +142,7 @@ impl Store {
                 .bind(PublicationStatus::Sending.as_str())
                 .bind(to_ms(now))
                 .bind(PublicationStatus::Pending.as_str())
+                .bind(owner)
                 .fetch_optional(pool)
                 .await
         })?;
@@ -180,22 +188,72 @@ impl Store {
             .await
     }
 
-    /// Every job left `sending` by a process that stopped mid-send becomes
-    /// `unknown`; returns them, for the team to decide.
-    pub async fn mark_interrupted_publications(&self) -> Result<Vec<Publication>, StoreError> {
+    /// Every job left `sending` by `owner` (called between its sends, so
+    /// none of its own is in flight), by no one, or claimed before
+    /// `claimed_before` (its owner died) becomes `unknown`; returns them,
+    /// for the team to decide. Another process's recent claim is left alone.
+    pub async fn mark_interrupted_publications(
+        &self,
+        owner: &str,
+        claimed_before: DateTime<Utc>,
+    ) -> Result<Vec<Publication>, StoreError> {
         let rows: Vec<PublicationRow> = with_pool!(self, |pool| {
             sqlx::query_as(concat!(
-                "UPDATE publications SET status = $1, sending_since = NULL, \
+                "UPDATE publications SET status = $1, sending_since = NULL, sending_owner = NULL, \
                  error = 'interrupted while sending: it may or may not have gone out' \
-                 WHERE status = $2 RETURNING ",
+                 WHERE status = $2 AND (sending_owner = $3 OR sending_owner IS NULL \
+                 OR sending_since < $4) RETURNING ",
                 publication_columns!()
             ))
             .bind(PublicationStatus::Unknown.as_str())
             .bind(PublicationStatus::Sending.as_str())
+            .bind(owner)
+            .bind(to_ms(claimed_before))
             .fetch_all(pool)
             .await
         })?;
         rows.into_iter().map(Publication::try_from).collect()
+    }
+
+    /// The parts of a job already sent: (part, external id), in order.
+    pub async fn sent_parts(&self, id: PublicationId) -> Result<Vec<(u32, String)>, StoreError> {
+        let rows: Vec<(i64, String)> = with_pool!(self, |pool| {
+            sqlx::query_as(
+                "SELECT part, external_id FROM publication_parts WHERE publication_id = $1 \
+                 ORDER BY part",
+            )
+            .bind(id.get())
+            .fetch_all(pool)
+            .await
+        })?;
+        rows.into_iter()
+            .map(|(part, external)| Ok((count("publication part", part)?, external)))
+            .collect()
+    }
+
+    /// Records one part of a job as sent (once: recording it again keeps
+    /// the first).
+    pub async fn record_sent_part(
+        &self,
+        id: PublicationId,
+        part: u32,
+        external_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query(
+                "INSERT INTO publication_parts (publication_id, part, external_id, sent_at) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (publication_id, part) DO NOTHING",
+            )
+            .bind(id.get())
+            .bind(i64::from(part))
+            .bind(external_id)
+            .bind(to_ms(now))
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+        })?;
+        Ok(())
     }
 
     /// A person asked to send an unknown or failed job again.
@@ -239,7 +297,8 @@ impl Store {
         let updated = with_pool!(self, |pool| {
             sqlx::query(
                 "UPDATE publications SET status = $1, external_id = COALESCE($2, external_id), \
-                 error = $3, sent_at = $4, sending_since = NULL WHERE id = $5 AND status = $6",
+                 error = $3, sent_at = $4, sending_since = NULL, sending_owner = NULL \
+                 WHERE id = $5 AND status = $6",
             )
             .bind(to.as_str())
             .bind(external_id)

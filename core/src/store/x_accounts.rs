@@ -132,7 +132,7 @@ impl Store {
         let updated = with_pool!(self, |pool| {
             sqlx::query(
                 "UPDATE publications SET status = $1, not_before = $2, sending_since = NULL, \
-                 attempts = attempts - 1 WHERE id = $3 AND status = $4",
+                 sending_owner = NULL, attempts = attempts - 1 WHERE id = $3 AND status = $4",
             )
             .bind(PublicationStatus::Pending.as_str())
             .bind(to_ms(not_before))
