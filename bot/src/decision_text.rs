@@ -94,6 +94,11 @@ mod tests {
                 operation: OperationId::new(3),
                 name: "Pepe Two".into(),
             },
+            DecisionKind::ValidationOff {
+                operation: OperationId::new(3),
+                name: "Pepe Two".into(),
+                asked_by: "bob".into(),
+            },
         ]
     }
 

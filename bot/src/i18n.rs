@@ -297,6 +297,9 @@ pub const KEYS: &[&str] = &[
     "takeover-run",
     "takeover-not",
     "takeover-dropped",
+    "decision-validation-off",
+    "validation-off-asked",
+    "validation-changed-by",
 ];
 
 /// The texts of one language.

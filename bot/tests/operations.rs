@@ -388,3 +388,35 @@ async fn a_group_question_reads_its_operations_file_and_a_foreign_address_is_hel
     );
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_team_member_turning_validation_off_needs_the_ceo() {
+    let db = TestDb::sqlite().await;
+    let store = db.migrated().await;
+    let id = operation(store, "Pep", CONTRACT).await;
+    let s = Surface::start_on(db, Locale::En, Vec::new()).await;
+
+    s.tg.send_text(TEAM_CHAT, &teammate(), &format!("/validation {id} off"));
+    s.message_containing(TEAM_CHAT, "needs the CEO").await;
+    let asked = s
+        .message_containing(CEO, "bob asks to publish operation #1 Pep's outputs")
+        .await;
+    assert!(
+        s.store().operation(id).await.unwrap().validation_required,
+        "still on until the CEO allows it"
+    );
+
+    s.tg.press_button(&ceo(), CEO, id_of(&asked), "d:1:0");
+    s.message_containing(CEO, "Validation of operation #1's outputs: off")
+        .await;
+    assert!(!s.store().operation(id).await.unwrap().validation_required);
+
+    s.tg.send_text(TEAM_CHAT, &teammate(), &format!("/validation {id} on"));
+    s.message_containing(
+        CEO,
+        "bob turned the team's validation of operation #1's outputs back on",
+    )
+    .await;
+    assert!(s.store().operation(id).await.unwrap().validation_required);
+    s.stop().await;
+}

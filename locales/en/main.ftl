@@ -308,3 +308,6 @@ takeover-confirm = Take over { $name } ({ $chain } { $address })? I'll run the p
 takeover-run = Run the pre-report
 takeover-not = No
 takeover-dropped = Understood: no takeover.
+decision-validation-off = { $asked_by } asks to publish operation #{ $operation } { $name }'s outputs without the team's validation. Allow it?
+validation-off-asked = Turning validation off for operation #{ $id } needs the CEO: I asked (decision #{ $decision }).
+validation-changed-by = { $who } turned the team's validation of operation #{ $id }'s outputs back on.

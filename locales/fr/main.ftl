@@ -308,3 +308,6 @@ takeover-confirm = Reprendre { $name } ({ $chain } { $address }) ? Je lance d'ab
 takeover-run = Lancer le pré-rapport
 takeover-not = Non
 takeover-dropped = Compris : pas de reprise.
+decision-validation-off = { $asked_by } demande de publier les sorties de l'opération #{ $operation } { $name } sans validation de l'équipe. L'autoriser ?
+validation-off-asked = Couper la validation de l'opération #{ $id } demande le CEO : je lui ai demandé (décision #{ $decision }).
+validation-changed-by = { $who } a remis la validation par l'équipe des sorties de l'opération #{ $id }.

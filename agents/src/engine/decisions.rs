@@ -33,6 +33,8 @@ pub enum Applied {
     AlreadyRunning(Operation),
     /// An operation stopped.
     OperationStopped(Operation),
+    /// An operation's outputs are published without validation now.
+    ValidationOff(Operation),
 }
 
 /// Why an answer could not be carried out (it is tried again next tick).
@@ -126,8 +128,17 @@ impl Engine {
                     store.operation(*operation).await?,
                 ))
             }
+            DecisionKind::ValidationOff { operation, .. } if choice == DecisionOption::Confirm => {
+                let store = &self.runner.store;
+                let now = self.runner.clock.now();
+                let operation = store
+                    .set_validation_required(*operation, false, now)
+                    .await?;
+                Ok(Applied::ValidationOff(operation))
+            }
             DecisionKind::OperationStart { .. }
             | DecisionKind::OperationStop { .. }
+            | DecisionKind::ValidationOff { .. }
             | DecisionKind::Legacy { .. } => Ok(Applied::Nothing),
         }
     }

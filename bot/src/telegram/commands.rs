@@ -96,12 +96,11 @@ pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult
             operations::ask_prereport(app, incoming.chat_id, &args, purpose).await?;
             return Ok(());
         }
-        Ok(command) if allowed(&command, role) => {
-            if let Command::Validation(args) = &command {
-                audit_setting(app, incoming, args).await?;
-            }
-            run(app, command).await?
+        Ok(Command::Validation(args)) if role != Role::Stranger => {
+            audit_setting(app, incoming, &args).await?;
+            toggle_validation(app, &args, incoming, role).await?
         }
+        Ok(command) if allowed(&command, role) => run(app, command).await?,
         Ok(_) => app.texts.get("not-allowed"),
         Err(_) => app.texts.get("unknown-command"),
     };
@@ -226,7 +225,8 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
             Err(_) => t.get("log-usage"),
         },
         Command::Report => super::notify::summary_text(app).await?,
-        Command::Validation(args) => toggle_validation(app, &args).await?,
+        // Answered before this point, with who asks.
+        Command::Validation(_) => t.get("not-allowed"),
         Command::Stats(args) => match args.trim() {
             "help" | "aide" => crate::stats::help(t),
             _ => crate::stats::Stats::at(store, now).await?.render(t),
@@ -242,6 +242,32 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
             lines.join("\n")
         }
     })
+}
+
+/// A team member's `/validation <op> off`: a decision for the CEO.
+async fn ask_ceo_validation_off(
+    app: &App,
+    operation: &ulias_core::domain::Operation,
+    incoming: &Incoming,
+) -> Result<String, HandlerError> {
+    use ulias_core::domain::{DecisionKind, DecisionOption, NewDecision};
+    let decision = NewDecision {
+        operation_id: Some(operation.id),
+        recommended: Some(DecisionOption::Refuse),
+        ..NewDecision::new(DecisionKind::ValidationOff {
+            operation: operation.id,
+            name: operation.name.clone(),
+            asked_by: incoming.user_name.clone(),
+        })
+    };
+    let asked = app
+        .store
+        .create_decision(&decision, app.clock.now())
+        .await?;
+    Ok(app.texts.with(
+        "validation-off-asked",
+        &[arg("id", operation.id), arg("decision", asked.id)],
+    ))
 }
 
 /// Every change of a setting from the chat is audited.
@@ -266,7 +292,15 @@ async fn audit_setting(app: &App, incoming: &Incoming, args: &str) -> HandlerRes
 
 /// `/validation <operation> on|off`: the team's validation of an
 /// operation's public outputs (when off, they publish directly, still logged).
-async fn toggle_validation(app: &App, args: &str) -> Result<String, HandlerError> {
+///
+/// Turning it off takes the CEO: a team member's request becomes a CEO
+/// decision; turning it back on is the team's to do, and the CEO is told.
+async fn toggle_validation(
+    app: &App,
+    args: &str,
+    incoming: &Incoming,
+    role: Role,
+) -> Result<String, HandlerError> {
     let t = &app.texts;
     let mut words = args.split_whitespace();
     let operation = words
@@ -281,16 +315,27 @@ async fn toggle_validation(app: &App, args: &str) -> Result<String, HandlerError
         return Ok(t.get("validation-usage"));
     };
     let id = ulias_core::domain::OperationId::new(operation);
-    match app
-        .store
-        .set_validation_required(id, required, app.clock.now())
-        .await
-    {
-        Ok(_) => {}
+    let current = match app.store.operation(id).await {
+        Ok(current) => current,
         Err(ulias_core::store::StoreError::NotFound { .. }) => {
             return Ok(t.with("not-found", &[arg("id", operation)]));
         }
         Err(error) => return Err(error.into()),
+    };
+    if !required && role != Role::Ceo {
+        return ask_ceo_validation_off(app, &current, incoming).await;
+    }
+    app.store
+        .set_validation_required(id, required, app.clock.now())
+        .await?;
+    if role != Role::Ceo
+        && let Some(ceo) = app.roles.ceo_chat
+    {
+        let told = t.with(
+            "validation-changed-by",
+            &[arg("id", operation), arg("who", &incoming.user_name)],
+        );
+        app.bot.send_message(ChatId(ceo), clip(&told)).await?;
     }
     let state = t.get(if required {
         "validation-state-on"

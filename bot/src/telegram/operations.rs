@@ -444,6 +444,13 @@ pub fn applied_text(t: &Texts, applied: &Applied, now: DateTime<Utc>) -> Option<
             "operation-stopped",
             &[arg("id", operation.id), arg("name", &operation.name)],
         )),
+        Applied::ValidationOff(operation) => Some(t.with(
+            "validation-toggled",
+            &[
+                arg("id", operation.id),
+                arg("state", t.get("validation-state-off")),
+            ],
+        )),
         _ => None,
     }
 }

@@ -69,6 +69,13 @@ pub enum DecisionKind {
         operation: OperationId,
         name: String,
     },
+    /// A team member asks to publish an operation's outputs without the
+    /// team's validation: only the CEO may allow it.
+    ValidationOff {
+        operation: OperationId,
+        name: String,
+        asked_by: String,
+    },
     /// A decision stored before kinds existed: its words as they were.
     #[serde(skip)]
     Legacy {
@@ -86,6 +93,7 @@ impl DecisionKind {
             Self::Confirmation { .. } => "confirmation",
             Self::OperationStart { .. } => "operation_start",
             Self::OperationStop { .. } => "operation_stop",
+            Self::ValidationOff { .. } => "validation_off",
             Self::Legacy { .. } => "legacy",
         }
     }
@@ -104,6 +112,7 @@ impl DecisionKind {
             Self::Confirmation { .. } => &[Confirm, Refuse],
             Self::OperationStart { .. } => &[Start, Drop],
             Self::OperationStop { .. } => &[Stop, Keep],
+            Self::ValidationOff { .. } => &[Confirm, Refuse],
             Self::Legacy { .. } => &[],
         }
     }
@@ -151,6 +160,15 @@ impl DecisionKind {
             Self::OperationStop { operation, name } => {
                 vec![("operation", operation.to_string()), ("name", name.clone())]
             }
+            Self::ValidationOff {
+                operation,
+                name,
+                asked_by,
+            } => vec![
+                ("operation", operation.to_string()),
+                ("name", name.clone()),
+                ("asked_by", asked_by.clone()),
+            ],
             Self::Legacy { question, .. } => vec![("question", question.clone())],
         }
     }
@@ -192,6 +210,11 @@ mod tests {
             DecisionKind::OperationStop {
                 operation: OperationId::new(3),
                 name: "Pepe Two".into(),
+            },
+            DecisionKind::ValidationOff {
+                operation: OperationId::new(3),
+                name: "Pepe Two".into(),
+                asked_by: "bob".into(),
             },
         ];
         for kind in kinds {
