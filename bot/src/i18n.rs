@@ -300,6 +300,8 @@ pub const KEYS: &[&str] = &[
     "decision-validation-off",
     "validation-off-asked",
     "validation-changed-by",
+    "escalation-words",
+    "escalation-replanned",
 ];
 
 /// The texts of one language.

@@ -311,3 +311,5 @@ takeover-dropped = Understood: no takeover.
 decision-validation-off = { $asked_by } asks to publish operation #{ $operation } { $name }'s outputs without the team's validation. Allow it?
 validation-off-asked = Turning validation off for operation #{ $id } needs the CEO: I asked (decision #{ $decision }).
 validation-changed-by = { $who } turned the team's validation of operation #{ $id }'s outputs back on.
+escalation-words = The CEO's words: { $words }
+escalation-replanned = 🔁 Objective #{ $id } ({ $title }) goes back to the Director with your words.

@@ -311,3 +311,5 @@ takeover-dropped = Compris : pas de reprise.
 decision-validation-off = { $asked_by } demande de publier les sorties de l'opération #{ $operation } { $name } sans validation de l'équipe. L'autoriser ?
 validation-off-asked = Couper la validation de l'opération #{ $id } demande le CEO : je lui ai demandé (décision #{ $decision }).
 validation-changed-by = { $who } a remis la validation par l'équipe des sorties de l'opération #{ $id }.
+escalation-words = Les mots du CEO : { $words }
+escalation-replanned = 🔁 L'objectif #{ $id } ({ $title }) repart chez le Director avec vos mots.

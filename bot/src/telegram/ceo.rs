@@ -14,7 +14,9 @@ use teloxide::types::{
 use ulias_agents::director::queue_planning;
 use ulias_agents::interpreter::{Interpreted, interpret, objective_of, read};
 use ulias_agents::schemas::Interpretation;
-use ulias_core::domain::{NewObjective, Objective};
+use ulias_core::domain::{
+    Decision, DecisionAnswer, DecisionKind, DecisionOption, NewObjective, Objective,
+};
 use ulias_core::store::NewInteraction;
 
 use super::App;
@@ -36,6 +38,15 @@ const CORRECTION_PREFIXES: [&str; 4] = [
 
 /// A text from the CEO that is not a command.
 pub async fn on_text(app: &App, incoming: &Incoming) -> HandlerResult {
+    if let Some(reply) = incoming.reply_to
+        && let Some(decision) = app
+            .store
+            .pending_decision_at(incoming.chat_id, i64::from(reply))
+            .await?
+        && matches!(decision.kind, DecisionKind::Escalation { .. })
+    {
+        return replan_with_words(app, incoming, &decision).await;
+    }
     if let Some(corrected) = correction(&incoming.text) {
         return correct(app, incoming, corrected).await;
     }
@@ -94,6 +105,47 @@ pub async fn on_text(app: &App, incoming: &Incoming) -> HandlerResult {
         }
     }?;
     profile_now_and_then(app).await
+}
+
+/// The CEO answered the Director's escalation in words: they go into the
+/// objective, and the Director plans it again with them.
+async fn replan_with_words(app: &App, incoming: &Incoming, decision: &Decision) -> HandlerResult {
+    let Some(id) = decision.objective_id else {
+        return Ok(());
+    };
+    let objective = app.store.objective(id).await?;
+    let description = format!(
+        "{}\n\n{}",
+        objective.description.trim(),
+        app.texts.with("escalation-words", &[arg("words", &incoming.text)])
+    );
+    app.store
+        .rewrite_objective(id, &objective.title, description.trim())
+        .await?;
+    let Some(option) = decision.kind.index_of(DecisionOption::Replan) else {
+        return Ok(());
+    };
+    let answer = DecisionAnswer {
+        option,
+        by: incoming.user_name.clone(),
+    };
+    let answered = app
+        .store
+        .answer_decision(decision.id, &answer, app.clock.now())
+        .await?;
+    if let Err(error) = app.engine.apply_decision(&answered).await {
+        tracing::warn!(decision = %decision.id, %error, "replanning waits for the next tick");
+    }
+    app.wake.notify_one();
+    let text = app.texts.with(
+        "escalation-replanned",
+        &[arg("id", id), arg("title", &objective.title)],
+    );
+    app.bot
+        .send_message(ChatId(incoming.chat_id), text)
+        .reply_parameters(ReplyParameters::new(MessageId(incoming.message_id)))
+        .await?;
+    Ok(())
 }
 
 /// The CEO chose one of the guesses.

@@ -330,6 +330,28 @@ impl Store {
         Ok(shown)
     }
 
+    /// The pending decision shown as message `message_id` in `chat_id`, if
+    /// any (the CEO replied to it).
+    pub async fn pending_decision_at(
+        &self,
+        chat_id: i64,
+        message_id: i64,
+    ) -> Result<Option<Decision>, StoreError> {
+        let row: Option<DecisionRow> = with_pool!(self, |pool| {
+            sqlx::query_as(concat!(
+                "SELECT ",
+                decision_columns!(),
+                " FROM decisions WHERE chat_id = $1 AND message_id = $2 AND status = $3"
+            ))
+            .bind(chat_id)
+            .bind(message_id)
+            .bind(DecisionStatus::Pending.as_str())
+            .fetch_optional(pool)
+            .await
+        })?;
+        row.map(Decision::try_from).transpose()
+    }
+
     /// Where a decision was shown, if it was.
     pub async fn decision_message(&self, id: DecisionId) -> Result<Option<(i64, i64)>, StoreError> {
         self.shown_at(
