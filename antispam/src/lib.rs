@@ -8,6 +8,10 @@
 //! - [`normalize`]: invisible characters, NFKC, confusables skeleton,
 //!   words mixing alphabets.
 //! - [`address`]: EVM (EIP-55), Solana (base58, 32 bytes), TON addresses.
+//! - [`scam`]: crypto-scam families that stand alone (fake support, seed
+//!   phrase, wallet drainers, giveaways, fund recovery, contact off
+//!   Telegram, presale offers, fake official events, investment) in en, fr,
+//!   es, pt, de, ru, tr.
 //! - [`content`]: phrase families (en, fr, ru), stop phrases, links and
 //!   their domains, only-a-link or only-a-mention, sending people to an
 //!   account, shouting, forwards, emoji.
@@ -32,6 +36,7 @@ pub mod gate;
 pub mod model;
 pub mod normalize;
 pub mod policy;
+pub mod scam;
 mod shuffle;
 pub mod state;
 pub mod verdict;
@@ -44,6 +49,7 @@ use std::sync::Arc;
 
 use content::Phrases;
 use model::SpamModel;
+use scam::ScamRules;
 
 /// Seconds in a day: strikes older than this are forgiven.
 const STRIKE_MEMORY: i64 = 86_400;
@@ -52,6 +58,7 @@ const STRIKE_MEMORY: i64 = 86_400;
 pub struct CompiledPolicy {
     pub policy: Policy,
     phrases: Phrases,
+    scams: ScamRules,
     model: Option<Arc<SpamModel>>,
 }
 
@@ -61,7 +68,7 @@ pub struct PolicyError(String);
 
 impl std::fmt::Display for PolicyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the group's stop phrases cannot be compiled: {}", self.0)
+        write!(f, "the group's phrase rules cannot be compiled: {}", self.0)
     }
 }
 
@@ -71,9 +78,11 @@ impl CompiledPolicy {
     /// Builds the phrase matcher for `policy`.
     pub fn new(policy: Policy) -> Result<Self, PolicyError> {
         let phrases = Phrases::new(&policy.stop_phrases).map_err(|e| PolicyError(e.to_string()))?;
+        let scams = ScamRules::new().map_err(|e| PolicyError(e.to_string()))?;
         Ok(Self {
             policy,
             phrases,
+            scams,
             model: None,
         })
     }
@@ -156,6 +165,9 @@ fn judge_message(
     let text = normalize::normalize(&message.text);
     let trusted = state.is_trusted(id, policy.trust_after);
     compiled.phrases.judge(&text, trusted, &mut verdict);
+    compiled
+        .scams
+        .judge(&text, &policy.allowed_domains, trusted, &mut verdict);
     if let Some(model) = compiled.model.as_deref().filter(|_| !trusted) {
         model.judge(&text, &mut verdict);
     }

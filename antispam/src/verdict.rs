@@ -29,6 +29,15 @@ pub enum Rule {
     Captcha,
     Classifier,
     SimilarSpam,
+    FakeSupport,
+    SeedPhrase,
+    WalletDrainer,
+    Giveaway,
+    FundRecovery,
+    OffPlatform,
+    PresaleOffer,
+    FakeEvent,
+    Investment,
 }
 
 impl Rule {
@@ -44,6 +53,22 @@ impl Rule {
                 | Self::EasyMoney
                 | Self::Promotion
                 | Self::Presale
+        ) || self.is_scam_family()
+    }
+
+    /// Whether the rule is a crypto-scam family, which stands alone.
+    pub fn is_scam_family(self) -> bool {
+        matches!(
+            self,
+            Self::FakeSupport
+                | Self::SeedPhrase
+                | Self::WalletDrainer
+                | Self::Giveaway
+                | Self::FundRecovery
+                | Self::OffPlatform
+                | Self::PresaleOffer
+                | Self::FakeEvent
+                | Self::Investment
         )
     }
 
@@ -75,6 +100,15 @@ impl Rule {
             Self::Captcha => "captcha",
             Self::Classifier => "classifier",
             Self::SimilarSpam => "similar_spam",
+            Self::FakeSupport => "fake_support",
+            Self::SeedPhrase => "seed_phrase",
+            Self::WalletDrainer => "wallet_drainer",
+            Self::Giveaway => "giveaway",
+            Self::FundRecovery => "fund_recovery",
+            Self::OffPlatform => "off_platform",
+            Self::PresaleOffer => "presale_offer",
+            Self::FakeEvent => "fake_event",
+            Self::Investment => "investment",
         }
     }
 }
