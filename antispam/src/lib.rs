@@ -20,6 +20,8 @@
 //! - [`verdict`]: every rule that fired, and the actions, graduated
 //!   (delete → mute → ban) and shaped by the group's mode.
 //!
+//! - [`language`]: which language a message is in, roughly, so the
+//!   classifier only judges languages it saw ordinary talk in.
 //! - [`model`]: a classifier over spam and ham samples (logistic
 //!   regression over hashed words and pieces of words), and an index of
 //!   known spam for near-duplicates.
@@ -33,6 +35,7 @@ pub mod community;
 pub mod content;
 pub mod eval;
 pub mod gate;
+pub mod language;
 pub mod model;
 pub mod normalize;
 pub mod policy;

@@ -6,12 +6,8 @@
 pub enum Rule {
     StopPhrase,
     DmScam,
-    Airdrop,
-    WalletSync,
-    Migration,
     EasyMoney,
     Promotion,
-    Presale,
     ForeignLink,
     OnlyLink,
     OnlyMention,
@@ -45,14 +41,7 @@ impl Rule {
     pub fn is_phrase(self) -> bool {
         matches!(
             self,
-            Self::StopPhrase
-                | Self::DmScam
-                | Self::Airdrop
-                | Self::WalletSync
-                | Self::Migration
-                | Self::EasyMoney
-                | Self::Promotion
-                | Self::Presale
+            Self::StopPhrase | Self::DmScam | Self::EasyMoney | Self::Promotion
         ) || self.is_scam_family()
     }
 
@@ -77,12 +66,8 @@ impl Rule {
         match self {
             Self::StopPhrase => "stop_phrase",
             Self::DmScam => "dm_scam",
-            Self::Airdrop => "airdrop",
-            Self::WalletSync => "wallet_sync",
-            Self::Migration => "migration",
             Self::EasyMoney => "easy_money",
             Self::Promotion => "promotion",
-            Self::Presale => "presale",
             Self::ForeignLink => "foreign_link",
             Self::OnlyLink => "only_link",
             Self::OnlyMention => "only_mention",

@@ -6,6 +6,7 @@
 //! grow with the number of samples.
 
 use crate::content::{host_of, is_emoji};
+use crate::language::is_common_word;
 use crate::normalize::Normalized;
 
 /// Number of weights, a power of two: 2^18 (one MiB of `f32`).
@@ -38,7 +39,7 @@ pub fn features(text: &Normalized) -> Features {
     for word in text
         .skeleton
         .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| word.chars().count() >= 2)
+        .filter(|word| word.chars().count() >= 2 && !is_common_word(word))
     {
         indices.push(hash(Kind::Word, word));
         padded.clear();

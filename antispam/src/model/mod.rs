@@ -12,6 +12,7 @@ pub use index::tokens;
 use logistic::Logistic;
 
 use crate::content::is_link;
+use crate::language::{Language, detect};
 use crate::normalize::{Normalized, normalize};
 use crate::verdict::{Rule, Verdict};
 
@@ -25,6 +26,13 @@ pub const MIN_SAMPLES: usize = 50;
 const MIN_WORDS: usize = 3;
 /// Jaccard similarity to a known spam from which a message is a near-duplicate.
 const SIMILARITY: f64 = 0.5;
+/// Ham samples of a message's language the classifier needs to judge it: a
+/// corpus without ordinary talk in a language would teach that the
+/// language itself is spam.
+pub const MIN_LANGUAGE_HAM: usize = 10;
+/// The probability from which the classifier decides alone on a message in
+/// a language it saw too little ham in.
+const SURE_IN_UNKNOWN_LANGUAGE: f32 = 0.55;
 
 /// A trained model.
 #[derive(Debug, Clone, Default)]
@@ -32,6 +40,8 @@ pub struct SpamModel {
     classifier: Logistic,
     trained: bool,
     index: SpamIndex,
+    /// Ham samples per language (indexed by [`Language::index`]).
+    ham_by_language: [usize; Language::ALL.len()],
 }
 
 impl SpamModel {
@@ -40,14 +50,24 @@ impl SpamModel {
     /// words, not spam); the index still knows the spam.
     pub fn train(spam: &[String], ham: &[String]) -> Self {
         let spam: Vec<Normalized> = spam.iter().map(|s| normalize(s)).collect();
+        let ham: Vec<Normalized> = ham.iter().map(|s| normalize(s)).collect();
+        let mut ham_by_language = [0; Language::ALL.len()];
+        for text in &ham {
+            ham_by_language[detect(&text.text).index()] += 1;
+        }
         let trained = spam.len() >= MIN_SAMPLES && ham.len() >= MIN_SAMPLES;
         let classifier = if trained {
             let samples: Vec<_> = spam
                 .iter()
                 .map(|text| (features(text), true))
-                .chain(ham.iter().map(|text| (features(&normalize(text)), false)))
+                .chain(ham.iter().map(|text| (features(text), false)))
                 .collect();
-            Logistic::train(&samples)
+            let languages: Vec<usize> = spam
+                .iter()
+                .chain(&ham)
+                .map(|text| detect(&text.text).index())
+                .collect();
+            Logistic::train(&samples, &languages)
         } else {
             Logistic::default()
         };
@@ -55,6 +75,7 @@ impl SpamModel {
             classifier,
             trained,
             index: SpamIndex::build(&spam.iter().map(tokens).collect::<Vec<_>>()),
+            ham_by_language,
         }
     }
 
@@ -62,6 +83,12 @@ impl SpamModel {
     pub fn spam_probability(&self, text: &Normalized) -> Option<f32> {
         self.trained
             .then(|| self.classifier.probability(&features(text)))
+    }
+
+    /// Whether the model saw at least [`MIN_LANGUAGE_HAM`] ham samples in
+    /// the language of `text`.
+    pub fn knows_language_of(&self, text: &Normalized) -> bool {
+        self.ham_by_language[detect(&text.text).index()] >= MIN_LANGUAGE_HAM
     }
 
     /// The best similarity of `text` to a known spam.
@@ -81,9 +108,17 @@ impl SpamModel {
             .then(|| self.spam_probability(text))
             .flatten();
         if let Some(p) = probability {
-            // Decisive when sure; otherwise it needs another rule to agree.
-            let score = if p >= SPAM_PROBABILITY {
+            // Decisive when sure, in a language it saw enough ham in;
+            // otherwise it needs another rule to agree.
+            let decisive = if self.knows_language_of(text) {
+                SPAM_PROBABILITY
+            } else {
+                SURE_IN_UNKNOWN_LANGUAGE
+            };
+            let score = if p >= decisive {
                 2.0
+            } else if p >= SPAM_PROBABILITY {
+                1.0
             } else if p >= LIKELY_SPAM {
                 1.0
             } else {

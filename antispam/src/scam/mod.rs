@@ -205,7 +205,11 @@ fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     if has(Staff) && (has(GoPrivate) || bait.contact()) {
         out.push((
             Rule::FakeSupport,
-            format!("{} offering help in private ({})", quote(Staff), quote(GoPrivate)),
+            format!(
+                "{} offering help in private ({})",
+                quote(Staff),
+                quote(GoPrivate)
+            ),
         ));
     }
     if has(Secret) && (has(HandOver) || bait.any()) {
@@ -230,16 +234,19 @@ fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         ));
     }
     if has(OffPlatform) || bait.phone.is_some() {
-        out.push((
-            Rule::OffPlatform,
-            "contact moved off Telegram".to_owned(),
-        ));
+        out.push((Rule::OffPlatform, "contact moved off Telegram".to_owned()));
     }
     if has(Presale) && contact {
-        out.push((Rule::PresaleOffer, format!("{} by private contact", quote(Presale))));
+        out.push((
+            Rule::PresaleOffer,
+            format!("{} by private contact", quote(Presale)),
+        ));
     }
     if has(OfficialEvent) && bait.link.is_some() {
-        out.push((Rule::FakeEvent, format!("{} at a link", quote(OfficialEvent))));
+        out.push((
+            Rule::FakeEvent,
+            format!("{} at a link", quote(OfficialEvent)),
+        ));
     }
     if (has(Returns) || has(Pump)) && contact {
         out.push((
