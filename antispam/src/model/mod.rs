@@ -26,13 +26,10 @@ pub const MIN_SAMPLES: usize = 50;
 const MIN_WORDS: usize = 3;
 /// Jaccard similarity to a known spam from which a message is a near-duplicate.
 const SIMILARITY: f64 = 0.5;
-/// Ham samples of a message's language the classifier needs to judge it: a
-/// corpus without ordinary talk in a language would teach that the
-/// language itself is spam.
+/// Ham samples of a message's language the classifier needs to decide
+/// alone: a corpus without ordinary talk in a language teaches that the
+/// language itself is spam. Short of them, its vote needs another rule.
 pub const MIN_LANGUAGE_HAM: usize = 10;
-/// The probability from which the classifier decides alone on a message in
-/// a language it saw too little ham in.
-const SURE_IN_UNKNOWN_LANGUAGE: f32 = 0.55;
 
 /// A trained model.
 #[derive(Debug, Clone, Default)]
@@ -110,12 +107,7 @@ impl SpamModel {
         if let Some(p) = probability {
             // Decisive when sure, in a language it saw enough ham in;
             // otherwise it needs another rule to agree.
-            let decisive = if self.knows_language_of(text) {
-                SPAM_PROBABILITY
-            } else {
-                SURE_IN_UNKNOWN_LANGUAGE
-            };
-            let score = if p >= decisive {
+            let score = if p >= SPAM_PROBABILITY && self.knows_language_of(text) {
                 2.0
             } else if p >= SPAM_PROBABILITY {
                 1.0

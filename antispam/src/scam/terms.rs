@@ -528,6 +528,8 @@ pub const TERMS: &[(Concept, &[&str])] = &[
             "hatırlatma",
             "dolandırıcı",
             "sahte",
+            "double check",
+            "double-check",
             "pretending",
             "impersonat",
             "se faisant passer",
