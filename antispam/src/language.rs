@@ -41,6 +41,8 @@ impl Language {
     }
 }
 
+use std::sync::OnceLock;
+
 /// Words read to decide: enough for a sentence or two.
 const WORDS_READ: usize = 40;
 

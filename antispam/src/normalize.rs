@@ -51,8 +51,29 @@ fn is_invisible(c: char) -> bool {
     )
 }
 
-/// Normalises `text`.
+/// Characters of a long message that are judged: its beginning and its
+/// end, where spam says what it wants and where it leaves its contact. The
+/// cost of a check grows with length; crypto addresses are still looked
+/// for in the whole raw text.
+pub const JUDGED_HEAD: usize = 400;
+pub const JUDGED_TAIL: usize = 150;
+
+/// Normalises `text` (the beginning and the end of a long one).
 pub fn normalize(text: &str) -> Normalized {
+    let clipped;
+    let text = match text.char_indices().nth(JUDGED_HEAD + JUDGED_TAIL) {
+        None => text,
+        Some(_) => {
+            let head_end = text.char_indices().nth(JUDGED_HEAD).map_or(0, |(at, _)| at);
+            let tail_start = text
+                .char_indices()
+                .rev()
+                .nth(JUDGED_TAIL - 1)
+                .map_or(head_end, |(at, _)| at.max(head_end));
+            clipped = format!("{} {}", &text[..head_end], &text[tail_start..]);
+            clipped.as_str()
+        }
+    };
     let invisible = text.chars().filter(|c| is_invisible(*c)).count();
     let visible: String = text.chars().filter(|c| !is_invisible(*c)).collect();
     let nfkc: String = match is_nfkc_quick(visible.chars()) {
