@@ -98,9 +98,18 @@ const COMMON: [(Language, &[&str]); 6] = [
 /// Whether `word` is one of the most common words of a language we tell
 /// apart: it says which language a message is in, not what it is about.
 pub fn is_common_word(word: &str) -> bool {
-    COMMON
-        .iter()
-        .any(|(_, common)| common.binary_search(&word).is_ok())
+    static ALL: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        let mut all: Vec<&str> = COMMON
+            .iter()
+            .flat_map(|(_, words)| words.iter().copied())
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    });
+    // Common words are short: a longer one is not, without a search.
+    word.len() <= 8 && all.binary_search(&word).is_ok()
 }
 
 /// Turkish's place in [`COMMON`].

@@ -22,6 +22,7 @@ use ulias_tests::on_both_backends;
 on_both_backends!(
     migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing,
     a_group_member_is_remembered_per_group_and_saved_again_in_place,
+    importing_a_corpus_twice_keeps_each_sample_once,
     every_status_the_code_knows_is_accepted_by_the_schema_and_no_other,
     claiming_a_task_writes_its_lease_its_attempt_and_its_start,
     completing_a_task_records_its_outcome_and_releases_the_lease,
@@ -99,6 +100,42 @@ async fn a_group_member_is_remembered_per_group_and_saved_again_in_place(db: &Te
     store.save_group_member(-100, &member, now).await.unwrap();
     assert_eq!(store.group_members(-100).await.unwrap(), [member]);
     assert!(store.group_members(-200).await.unwrap().is_empty());
+}
+
+async fn importing_a_corpus_twice_keeps_each_sample_once(db: &TestDb) {
+    db.migrated().await;
+    let store = &db.store;
+    let now = chrono::DateTime::from_timestamp(1_764_666_000, 0).unwrap();
+    let samples = [
+        (true, "DM me for the presale whitelist".to_owned()),
+        (true, "DM me for the presale whitelist".to_owned()),
+        (false, "when is the next community call?".to_owned()),
+        (false, "  ".to_owned()),
+    ];
+    assert_eq!(
+        store
+            .import_spam_samples(-100, &samples, "import", now)
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        store
+            .import_spam_samples(-100, &samples, "import", now)
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        store
+            .import_spam_samples(-200, &samples[..1], "import", now)
+            .await
+            .unwrap(),
+        1
+    );
+    let (spam, ham) = store.spam_corpus().await.unwrap();
+    assert_eq!(spam.len(), 2, "once per group: {spam:?}");
+    assert_eq!(ham, ["when is the next community call?"]);
 }
 
 async fn migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing(db: &TestDb) {

@@ -109,8 +109,6 @@ impl SpamModel {
             // otherwise it needs another rule to agree.
             let score = if p >= SPAM_PROBABILITY && self.knows_language_of(text) {
                 2.0
-            } else if p >= SPAM_PROBABILITY {
-                1.0
             } else if p >= LIKELY_SPAM {
                 1.0
             } else {
