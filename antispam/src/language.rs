@@ -122,7 +122,7 @@ pub fn detect(text: &str) -> Language {
         .split_whitespace()
         .filter(|word| !word.contains("://") && !word.contains('/') && !word.starts_with('@'))
         .flat_map(str::chars)
-        .filter(|c| c.is_alphabetic());
+        .filter(|c| crate::normalize::is_letter(*c));
     for c in letters.take(WORDS_READ * 6) {
         match c {
             'a'..='z' | '\u{00C0}'..='\u{024F}' => latin += 1,
@@ -138,7 +138,7 @@ pub fn detect(text: &str) -> Language {
     }
     let mut votes = [0usize; COMMON.len()];
     for word in text
-        .split(|c: char| !(c.is_alphabetic() || c == '\''))
+        .split(|c: char| !(crate::normalize::is_letter(c) || c == '\''))
         .filter(|w| !w.is_empty())
         .take(WORDS_READ)
     {

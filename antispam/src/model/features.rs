@@ -38,7 +38,7 @@ pub fn features(text: &Normalized) -> Features {
     let mut padded: Vec<char> = Vec::new();
     for word in text
         .skeleton
-        .split(|c: char| !c.is_alphanumeric())
+        .split(|c: char| !crate::normalize::is_letter_or_digit(c))
         .filter(|word| word.chars().count() >= 2 && !is_common_word(word))
     {
         indices.push(hash(Kind::Word, word));

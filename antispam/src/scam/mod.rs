@@ -143,10 +143,10 @@ impl ScamRules {
             let pattern = &self.patterns[hit.pattern().as_usize()];
             let before = skeleton[..hit.start()].chars().next_back();
             let after = skeleton[hit.end()..].chars().next();
-            if pattern.starts_word && before.is_some_and(char::is_alphanumeric) {
+            if pattern.starts_word && before.is_some_and(crate::normalize::is_letter_or_digit) {
                 continue;
             }
-            if pattern.ends_word && after.is_some_and(char::is_alphanumeric) {
+            if pattern.ends_word && after.is_some_and(crate::normalize::is_letter_or_digit) {
                 continue;
             }
             found.add(pattern.concept, pattern.term);
