@@ -25,6 +25,8 @@
 //! - [`model`]: a classifier over spam and ham samples (logistic
 //!   regression over hashed words and pieces of words), and an index of
 //!   known spam for near-duplicates.
+//! - [`learning`]: which clean messages of trusted members become ham
+//!   samples, and what a sample needs to be learned (poisoning).
 //! - [`eval`]: cross-validation and train/test figures.
 //! - [`community`]: which messages are questions for the TG Bot agent, and
 //!   the weekly moderator shortlist.
@@ -36,6 +38,7 @@ pub mod content;
 pub mod eval;
 pub mod gate;
 pub mod language;
+pub mod learning;
 pub mod model;
 pub mod normalize;
 pub mod policy;

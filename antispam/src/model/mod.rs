@@ -13,6 +13,7 @@ use logistic::Logistic;
 
 use crate::content::{is_emoji, is_link};
 use crate::language::{Language, detect};
+use crate::learning::{is_distinctive, ordinary_words};
 use crate::normalize::{Normalized, normalize};
 use crate::verdict::{Rule, Verdict};
 
@@ -63,8 +64,15 @@ impl SpamModel {
     /// either, the classifier stays silent (a dozen examples teach it
     /// words, not spam); the index still knows the spam.
     pub fn train(spam: &[String], ham: &[String]) -> Self {
-        let spam: Vec<Normalized> = spam.iter().map(|s| normalize(s)).collect();
         let ham: Vec<Normalized> = ham.iter().map(|s| normalize(s)).collect();
+        // A spam sample made of ordinary talk (a ban's "good morning
+        // everyone") would teach that ordinary talk is spam: not learned.
+        let ordinary = ordinary_words(&ham);
+        let spam: Vec<Normalized> = spam
+            .iter()
+            .map(|s| normalize(s))
+            .filter(|text| is_distinctive(text, &ordinary))
+            .collect();
         let mut ham_by_language = [0; Language::ALL.len()];
         for text in &ham {
             ham_by_language[detect(&text.text).index()] += 1;
@@ -287,5 +295,25 @@ mod tests {
         for (text, sign) in table {
             assert_eq!(has_universal_sign(&normalize(text)), sign, "{text}");
         }
+    }
+
+    #[test]
+    fn a_poisoned_sample_of_ordinary_words_cannot_flag_ordinary_talk() {
+        // Bans of ordinary messages, learned as spam 40 times over.
+        let mut spam = spam();
+        spam.extend((0..40).map(|_| "thanks for the review, the build on arm is fixed".to_owned()));
+        let model = SpamModel::train(&spam, &ham());
+        let mut verdict = Verdict::default();
+        model.judge(
+            &normalize("thanks for the review, the build on arm is fixed now"),
+            &mut verdict,
+        );
+        assert!(verdict.hits.is_empty(), "{verdict:?}");
+        // The real spam is still learned.
+        model.judge(
+            &normalize("daily payouts for remote work, write me in private"),
+            &mut verdict,
+        );
+        assert!(verdict.rules().contains(&"classifier"), "{verdict:?}");
     }
 }
