@@ -166,7 +166,10 @@ async fn learned_ham_is_capped_per_member_and_day_kept_once_and_withdrawn_with_i
         (4, texts[2], tomorrow, Learned::Added),
     ];
     for (message_id, text, at, expected) in table {
-        let learned = store.learn_ham(&ham(message_id, text), 2, at).await.unwrap();
+        let learned = store
+            .learn_ham(&ham(message_id, text), 2, at)
+            .await
+            .unwrap();
         assert_eq!(learned, expected, "message {message_id} at {at}");
     }
     let (_, ham_texts) = store.spam_corpus().await.unwrap();
@@ -175,7 +178,10 @@ async fn learned_ham_is_capped_per_member_and_day_kept_once_and_withdrawn_with_i
     // Message 3 is deleted (or reported) later: its sample goes, once.
     assert!(store.withdraw_learned_ham(-100, 3).await.unwrap());
     assert!(!store.withdraw_learned_ham(-100, 3).await.unwrap());
-    assert!(!store.withdraw_learned_ham(-200, 1).await.unwrap(), "another group's message");
+    assert!(
+        !store.withdraw_learned_ham(-200, 1).await.unwrap(),
+        "another group's message"
+    );
     let (_, ham_texts) = store.spam_corpus().await.unwrap();
     assert_eq!(ham_texts, [texts[0], texts[2]]);
 }

@@ -10,6 +10,7 @@
 mod answers;
 mod decisions;
 mod error;
+mod learning;
 mod ledger;
 mod lessons;
 mod messages;
@@ -23,7 +24,6 @@ mod publications;
 mod report;
 mod schedules;
 mod schema;
-mod learning;
 mod spam;
 mod surface;
 mod tasks;
@@ -41,13 +41,13 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 pub use decisions::TIMEOUT_RESPONDER;
 pub use error::StoreError;
+pub use learning::{LEARNED_BY, Learned, LearnedHam};
 pub use metrics::Counts;
 pub use objectives::ObjectiveUpdate;
 pub use operations::Stopped;
 pub use profile::ProfileObservation;
 pub use report::{DayFigures, DayPoint};
 pub use schema::MigrationReport;
-pub use learning::{LEARNED_BY, Learned, LearnedHam};
 pub use spam::{GroupMember, SpamSample};
 pub use surface::{ActorRole, AuditEntry, Interaction, NewInteraction, ProgressMessage};
 pub use tasks::{ExpiredLeases, Progress};
