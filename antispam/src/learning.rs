@@ -26,7 +26,7 @@ pub fn sampled(chat: i64, message: i64, one_in: u32) -> bool {
     for byte in chat.to_le_bytes().into_iter().chain(message.to_le_bytes()) {
         state = (state ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
     }
-    one_in <= 1 || state % u64::from(one_in) == 0
+    one_in <= 1 || state.is_multiple_of(u64::from(one_in))
 }
 
 /// Whether a clean message says enough to be learned as ham.
