@@ -1,5 +1,7 @@
 //! One message through `check` with a model trained on 10,000 spam samples
-//! (and as many ham): the engine's cost per message on the bot's hot path.
+//! (and as many ham): the engine's cost per message on the bot's hot path —
+//! two short messages, and every message of the shared corpus in turn
+//! (`../shared/corpus/tg-spam`, read where it exists), the longest included.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // benchmarks fail loudly
 #![allow(clippy::print_stdout)] // the percentiles are the bench's report
@@ -71,6 +73,60 @@ fn bench(c: &mut Criterion) {
         b.iter(|| check(&compiled, &mut GroupState::default(), &ham, 1_764_666_000))
     });
     print_percentiles(&compiled, &spam, &ham);
+    let corpus = shared_corpus();
+    if corpus.is_empty() {
+        println!("no shared corpus at {SHARED}: its bench is skipped");
+        return;
+    }
+    let events: Vec<Event> = corpus.iter().map(|text| message(text)).collect();
+    c.bench_function("check_every_shared_corpus_message_with_10k_samples", |b| {
+        b.iter(|| {
+            for event in &events {
+                black_box(check(
+                    &compiled,
+                    &mut GroupState::default(),
+                    event,
+                    1_764_666_000,
+                ));
+            }
+        })
+    });
+    print_corpus_percentiles(&compiled, &events);
+}
+
+/// The shared corpus, from the workspace's sibling folder.
+const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/tg-spam");
+
+fn shared_corpus() -> Vec<String> {
+    ["spam-samples.txt", "ham-samples.txt"]
+        .iter()
+        .filter_map(|file| std::fs::read_to_string(format!("{SHARED}/{file}")).ok())
+        .flat_map(|text| text.lines().map(str::to_owned).collect::<Vec<_>>())
+        .filter(|line| !line.trim().is_empty())
+        .collect()
+}
+
+/// Each message of the corpus checked in turn, 20 rounds: p50, p99 and the
+/// slowest single call.
+fn print_corpus_percentiles(compiled: &CompiledPolicy, events: &[Event]) {
+    let mut took: Vec<Duration> = (0..20)
+        .flat_map(|_| events.iter())
+        .map(|event| {
+            let mut state = GroupState::default();
+            let start = Instant::now();
+            black_box(check(compiled, &mut state, event, 1_764_666_000));
+            start.elapsed()
+        })
+        .collect();
+    took.sort_unstable();
+    let at = |share: f64| took[((took.len() as f64 * share) as usize).min(took.len() - 1)];
+    println!(
+        "shared corpus ({} messages) × 20, single calls: p50 {:?}, p99 {:?}, slowest {:?}",
+        events.len(),
+        at(0.50),
+        at(0.99),
+        took[took.len() - 1]
+    );
 }
 
 /// Criterion reports means and medians; the goal is on the 99th

@@ -102,7 +102,7 @@ pub fn impersonation(policy: &Policy, member: &Member, verdict: &mut Verdict) {
     }
     for name in &names {
         let claims = name
-            .split(|c: char| !c.is_alphanumeric())
+            .split(|c: char| !crate::normalize::is_letter_or_digit(c))
             .find(|word| AUTHORITY_WORDS.iter().any(|w| skeleton_of(w) == *word));
         if let Some(word) = claims {
             verdict.hit(

@@ -6,7 +6,8 @@ use crate::address::{Address, find_addresses};
 use crate::normalize::{Normalized, skeleton_of};
 use crate::verdict::{Rule, Verdict};
 
-/// Phrase families in English, French and Russian. Matched on the
+/// General spam phrase families in English, French and Russian (crypto
+/// scams are [`crate::scam`]'s). Matched on the
 /// confusables skeleton, so disguised spellings match too.
 const FAMILIES: &[(Rule, &[&str])] = &[
     (
@@ -43,63 +44,6 @@ const FAMILIES: &[(Rule, &[&str])] = &[
             "ссылки в профиле",
             "ссылка в профиле",
             "в описании профиля",
-        ],
-    ),
-    (
-        Rule::Airdrop,
-        &[
-            "airdrop",
-            "claim your",
-            "claim now",
-            "free tokens",
-            "giveaway",
-            "réclamez vos",
-            "récupérez vos",
-            "récupérer vos jetons",
-            "jetons gratuits",
-            "раздача",
-            "аирдроп",
-            "эирдроп",
-            "бесплатные токены",
-        ],
-    ),
-    (
-        Rule::WalletSync,
-        &[
-            "connect your wallet",
-            "connect wallet",
-            "sync your wallet",
-            "synchronize your wallet",
-            "validate your wallet",
-            "wallet validation",
-            "rectify your wallet",
-            "seed phrase",
-            "recovery phrase",
-            "avoid suspension",
-            "will be suspended",
-            "éviter la suspension",
-            "connectez votre portefeuille",
-            "synchronisez votre portefeuille",
-            "validez votre portefeuille",
-            "phrase de récupération",
-            "подключите кошелек",
-            "подключи кошелек",
-            "синхронизируйте кошелек",
-            "сид фраз",
-        ],
-    ),
-    (
-        Rule::Migration,
-        &[
-            "token migration",
-            "migrate your tokens",
-            "migration to v2",
-            "swap to v2",
-            "new contract",
-            "migration des jetons",
-            "nouveau contrat",
-            "миграция токенов",
-            "новый контракт",
         ],
     ),
     (
@@ -161,17 +105,6 @@ const FAMILIES: &[(Rule, &[&str])] = &[
             "подписывайтесь на",
             "переходи по ссылке",
             "переходите по ссылке",
-        ],
-    ),
-    (
-        Rule::Presale,
-        &[
-            "presale",
-            "pre-sale",
-            "whitelist spot",
-            "prévente",
-            "пресейл",
-            "предпродажа",
         ],
     ),
 ];
@@ -392,18 +325,6 @@ mod tests {
             ("DM me for the whitelist", &["dm_scam"]),
             ("Écrivez-moi en privé pour le bonus", &["dm_scam"]),
             ("Пишите в лс, быстро", &["dm_scam"]),
-            ("Claim your AIRDROP today", &["airdrop"]),
-            ("Раздача токенов всем", &["airdrop"]),
-            (
-                "Please connect your wallet to fix the error",
-                &["wallet_sync"],
-            ),
-            (
-                "Synchronisez votre portefeuille maintenant",
-                &["wallet_sync"],
-            ),
-            ("Token migration to V2 has started", &["migration"]),
-            ("Presale is live", &["presale"]),
             ("Passive income, I earn money from home", &["easy_money"]),
             ("Заработок без вложений", &["easy_money"]),
             (
@@ -424,13 +345,10 @@ mod tests {
     #[test]
     fn disguised_spellings_still_fire() {
         assert_eq!(
-            rules_of("cl\u{0430}im y\u{043E}ur \u{0430}irdr\u{043E}p"),
-            ["airdrop", "mixed_script"]
+            rules_of("j\u{043E}in \u{043E}ur vip gr\u{043E}up"),
+            ["promotion", "mixed_script"]
         );
-        assert_eq!(
-            rules_of("c\u{200B}onnect your w\u{200B}allet"),
-            ["wallet_sync"]
-        );
+        assert_eq!(rules_of("d\u{200B}m me now"), ["dm_scam"]);
     }
 
     #[test]

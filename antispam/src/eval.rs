@@ -1,7 +1,9 @@
-//! Evaluation: k-fold cross-validation with a fixed seed, or training on one
-//! set and testing on another. A message counts as caught when the engine,
-//! seeing it from a new member, deletes it.
+//! Evaluation: k-fold cross-validation with a fixed seed, training on one
+//! set and testing on another, or the rules alone (no trained model, as on
+//! a deployment's first day). A message counts as caught when the engine,
+//! seeing it from a new member (or from a trusted one), deletes it.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::model::SpamModel;
@@ -22,6 +24,35 @@ pub struct Report {
     pub false_positive_details: Vec<(String, Vec<&'static str>)>,
     /// Each spam that went through, with the rules that fired short of deleting it.
     pub missed: Vec<(String, Vec<&'static str>)>,
+    /// Per rule: the spam it fired on, and the ham it fired on that was deleted.
+    pub rules: BTreeMap<&'static str, RuleCount>,
+}
+
+/// What one rule did in an evaluation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RuleCount {
+    /// Spam messages it fired on.
+    pub spam: usize,
+    /// Ham messages it fired on that were deleted (its false positives).
+    pub false_positives: usize,
+}
+
+/// Who posts the tested messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Poster {
+    /// A member seen for the first time.
+    #[default]
+    Newcomer,
+    /// A member trusted by their clean messages.
+    Member,
+}
+
+/// How an evaluation judges.
+#[derive(Debug, Clone, Default)]
+pub struct Setup {
+    /// The operation's official addresses: not a scam when posted.
+    pub official: Vec<String>,
+    pub poster: Poster,
 }
 
 impl Report {
@@ -45,6 +76,22 @@ impl Report {
         self.false_positive_details
             .extend(other.false_positive_details);
         self.missed.extend(other.missed);
+        for (rule, count) in other.rules {
+            let mine = self.rules.entry(rule).or_default();
+            mine.spam += count.spam;
+            mine.false_positives += count.false_positives;
+        }
+    }
+
+    fn count(&mut self, rules: &[&'static str], spam: bool, deleted: bool) {
+        for rule in rules {
+            let count = self.rules.entry(rule).or_default();
+            if spam {
+                count.spam += 1;
+            } else if deleted {
+                count.false_positives += 1;
+            }
+        }
     }
 }
 
@@ -58,13 +105,12 @@ fn ratio(part: usize, whole: usize) -> f64 {
 
 /// The policy evaluations run under: normal mode, the given official
 /// addresses, no allowed domains, no stop phrases.
-fn evaluation_policy(model: SpamModel, official: &[String]) -> Result<CompiledPolicy, PolicyError> {
-    let policy = Policy {
+fn evaluation_policy(official: &[String]) -> Policy {
+    Policy {
         mode: Mode::Normal,
         official_addresses: official.to_vec(),
         ..Policy::default()
-    };
-    CompiledPolicy::with_model(policy, Arc::new(model))
+    }
 }
 
 /// Trains on `train_*`, tests on `test_*`.
@@ -73,28 +119,42 @@ pub fn train_and_test(
     train_ham: &[String],
     test_spam: &[String],
     test_ham: &[String],
-    official: &[String],
+    setup: &Setup,
 ) -> Result<Report, PolicyError> {
-    let compiled = evaluation_policy(SpamModel::train(train_spam, train_ham), official)?;
+    let model = Arc::new(SpamModel::train(train_spam, train_ham));
+    let compiled = CompiledPolicy::with_model(evaluation_policy(&setup.official), model)?;
+    Ok(test(&compiled, test_spam, test_ham, setup.poster))
+}
+
+/// The rules alone, with no trained model: a deployment's first day.
+pub fn rules_only(spam: &[String], ham: &[String], setup: &Setup) -> Result<Report, PolicyError> {
+    let compiled = CompiledPolicy::new(evaluation_policy(&setup.official))?;
+    Ok(test(&compiled, spam, ham, setup.poster))
+}
+
+fn test(compiled: &CompiledPolicy, spam: &[String], ham: &[String], poster: Poster) -> Report {
     let mut report = Report {
-        spam: test_spam.len(),
-        ham: test_ham.len(),
+        spam: spam.len(),
+        ham: ham.len(),
         ..Report::default()
     };
-    for text in test_spam {
-        match is_deleted(&compiled, text) {
-            (true, _) => report.caught += 1,
-            (false, rules) => report.missed.push((text.clone(), rules)),
+    for text in spam {
+        let (deleted, rules) = is_deleted(compiled, text, poster);
+        report.count(&rules, true, deleted);
+        match deleted {
+            true => report.caught += 1,
+            false => report.missed.push((text.clone(), rules)),
         }
     }
-    for text in test_ham {
-        let (deleted, rules) = is_deleted(&compiled, text);
+    for text in ham {
+        let (deleted, rules) = is_deleted(compiled, text, poster);
+        report.count(&rules, false, deleted);
         if deleted {
             report.false_positives += 1;
             report.false_positive_details.push((text.clone(), rules));
         }
     }
-    Ok(report)
+    report
 }
 
 /// `folds`-fold cross-validation, shuffled with `seed`.
@@ -103,7 +163,7 @@ pub fn cross_validate(
     ham: &[String],
     folds: usize,
     seed: u64,
-    official: &[String],
+    setup: &Setup,
 ) -> Result<Report, PolicyError> {
     let folds = folds.max(2);
     let spam_order = shuffled(spam.len(), seed);
@@ -117,13 +177,17 @@ pub fn cross_validate(
             &train_ham,
             &test_spam,
             &test_ham,
-            official,
+            setup,
         )?);
     }
     Ok(total)
 }
 
-fn is_deleted(compiled: &CompiledPolicy, text: &str) -> (bool, Vec<&'static str>) {
+fn is_deleted(compiled: &CompiledPolicy, text: &str, poster: Poster) -> (bool, Vec<&'static str>) {
+    let mut state = GroupState::default();
+    if poster == Poster::Member {
+        state.member(1_000_000).clean = compiled.policy.trust_after;
+    }
     let event = Event::Message(Message {
         id: 1,
         sender: Sender {
@@ -137,7 +201,7 @@ fn is_deleted(compiled: &CompiledPolicy, text: &str) -> (bool, Vec<&'static str>
         text: text.to_owned(),
         forwarded: false,
     });
-    let verdict = check(compiled, &mut GroupState::default(), &event, 0);
+    let verdict = check(compiled, &mut state, &event, 0);
     let deleted = verdict
         .actions
         .iter()
@@ -175,7 +239,7 @@ mod tests {
         let ham: Vec<String> = (0..20)
             .map(|i| format!("thanks for the update on the roadmap {i}"))
             .collect();
-        let report = cross_validate(&spam, &ham, 5, 7, &[]).unwrap();
+        let report = cross_validate(&spam, &ham, 5, 7, &Setup::default()).unwrap();
         assert_eq!((report.spam, report.ham), (10, 20));
         assert_eq!(report.recall(), 1.0);
         assert_eq!(report.false_positives, 0);

@@ -8,6 +8,10 @@
 //! - [`normalize`]: invisible characters, NFKC, confusables skeleton,
 //!   words mixing alphabets.
 //! - [`address`]: EVM (EIP-55), Solana (base58, 32 bytes), TON addresses.
+//! - [`scam`]: crypto-scam families that stand alone (fake support, seed
+//!   phrase, wallet drainers, giveaways, fund recovery, contact off
+//!   Telegram, presale offers, fake official events, investment) in en, fr,
+//!   es, pt, de, ru, tr.
 //! - [`content`]: phrase families (en, fr, ru), stop phrases, links and
 //!   their domains, only-a-link or only-a-mention, sending people to an
 //!   account, shouting, forwards, emoji.
@@ -16,9 +20,13 @@
 //! - [`verdict`]: every rule that fired, and the actions, graduated
 //!   (delete → mute → ban) and shaped by the group's mode.
 //!
+//! - [`language`]: which language a message is in, roughly, so the
+//!   classifier only judges languages it saw ordinary talk in.
 //! - [`model`]: a classifier over spam and ham samples (logistic
 //!   regression over hashed words and pieces of words), and an index of
 //!   known spam for near-duplicates.
+//! - [`learning`]: which clean messages of trusted members become ham
+//!   samples, and what a sample needs to be learned (poisoning).
 //! - [`eval`]: cross-validation and train/test figures.
 //! - [`community`]: which messages are questions for the TG Bot agent, and
 //!   the weekly moderator shortlist.
@@ -30,9 +38,12 @@ pub mod community;
 pub mod content;
 pub mod eval;
 pub mod gate;
+pub mod language;
+pub mod learning;
 pub mod model;
 pub mod normalize;
 pub mod policy;
+pub mod scam;
 mod shuffle;
 pub mod state;
 pub mod verdict;
@@ -45,6 +56,7 @@ use std::sync::Arc;
 
 use content::Phrases;
 use model::SpamModel;
+use scam::ScamRules;
 
 /// Seconds in a day: strikes older than this are forgiven.
 const STRIKE_MEMORY: i64 = 86_400;
@@ -53,6 +65,7 @@ const STRIKE_MEMORY: i64 = 86_400;
 pub struct CompiledPolicy {
     pub policy: Policy,
     phrases: Phrases,
+    scams: ScamRules,
     model: Option<Arc<SpamModel>>,
 }
 
@@ -62,7 +75,7 @@ pub struct PolicyError(String);
 
 impl std::fmt::Display for PolicyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the group's stop phrases cannot be compiled: {}", self.0)
+        write!(f, "the group's phrase rules cannot be compiled: {}", self.0)
     }
 }
 
@@ -72,9 +85,11 @@ impl CompiledPolicy {
     /// Builds the phrase matcher for `policy`.
     pub fn new(policy: Policy) -> Result<Self, PolicyError> {
         let phrases = Phrases::new(&policy.stop_phrases).map_err(|e| PolicyError(e.to_string()))?;
+        let scams = ScamRules::new().map_err(|e| PolicyError(e.to_string()))?;
         Ok(Self {
             policy,
             phrases,
+            scams,
             model: None,
         })
     }
@@ -157,6 +172,9 @@ fn judge_message(
     let text = normalize::normalize(&message.text);
     let trusted = state.is_trusted(id, policy.trust_after);
     compiled.phrases.judge(&text, trusted, &mut verdict);
+    compiled
+        .scams
+        .judge(&text, &policy.allowed_domains, trusted, &mut verdict);
     if let Some(model) = compiled.model.as_deref().filter(|_| !trusted) {
         model.judge(&text, &mut verdict);
     }

@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::{MixedScript, skeleton};
@@ -51,10 +52,34 @@ fn is_invisible(c: char) -> bool {
     )
 }
 
-/// Normalises `text`.
+/// Characters of a long message that are judged: its beginning and its
+/// end, where spam says what it wants and where it leaves its contact. The
+/// cost of a check grows with length; crypto addresses are still looked
+/// for in the whole raw text.
+pub const JUDGED_HEAD: usize = 400;
+pub const JUDGED_TAIL: usize = 150;
+
+/// Normalises `text` (the beginning and the end of a long one).
 pub fn normalize(text: &str) -> Normalized {
+    let clipped;
+    let text = match text.char_indices().nth(JUDGED_HEAD + JUDGED_TAIL) {
+        None => text,
+        Some(_) => {
+            let head_end = text.char_indices().nth(JUDGED_HEAD).map_or(0, |(at, _)| at);
+            let tail_start = text
+                .char_indices()
+                .rev()
+                .nth(JUDGED_TAIL - 1)
+                .map_or(head_end, |(at, _)| at.max(head_end));
+            clipped = format!("{} {}", &text[..head_end], &text[tail_start..]);
+            clipped.as_str()
+        }
+    };
     let invisible = text.chars().filter(|c| is_invisible(*c)).count();
-    let visible: String = text.chars().filter(|c| !is_invisible(*c)).collect();
+    let visible: String = match invisible {
+        0 => text.to_owned(),
+        _ => text.chars().filter(|c| !is_invisible(*c)).collect(),
+    };
     let nfkc: String = match is_nfkc_quick(visible.chars()) {
         IsNormalized::Yes => visible,
         _ => visible.nfkc().collect(),
@@ -75,13 +100,30 @@ pub fn normalize(text: &str) -> Normalized {
     }
 }
 
+/// `char::is_alphabetic`, with ASCII and the Cyrillic alphabet answered
+/// before the Unicode tables (most messages are written in them).
+#[inline]
+pub fn is_letter(c: char) -> bool {
+    match c {
+        'a'..='z' | 'A'..='Z' | 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё' => true,
+        c if c.is_ascii() => false,
+        c => c.is_alphabetic(),
+    }
+}
+
+/// `char::is_alphanumeric`, the same way.
+#[inline]
+pub fn is_letter_or_digit(c: char) -> bool {
+    c.is_ascii_digit() || is_letter(c) || (!c.is_ascii() && c.is_numeric())
+}
+
 /// Letters from which a message can be said to shout.
 const SHOUTING_LETTERS: usize = 15;
 
 /// At least three letters in five are capitals.
 fn is_shouting(text: &str) -> bool {
     let (mut letters, mut capitals) = (0, 0);
-    for c in text.chars().filter(|c| c.is_alphabetic()) {
+    for c in text.chars().filter(|c| is_letter(*c)) {
         letters += 1;
         capitals += usize::from(c.is_uppercase());
     }
@@ -92,18 +134,19 @@ fn is_shouting(text: &str) -> bool {
 /// capital: sentences glued together ("fine.nДавно", "fineThanks") are
 /// two words, not one mixing alphabets.
 fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !c.is_alphanumeric()).flat_map(|word| {
-        let mut starts = vec![0];
-        let mut previous: Option<char> = None;
-        for (at, c) in word.char_indices() {
-            if previous.is_some_and(char::is_lowercase) && c.is_uppercase() {
-                starts.push(at);
+    text.split(|c: char| !is_letter_or_digit(c))
+        .flat_map(|word| {
+            let mut starts = vec![0];
+            let mut previous: Option<char> = None;
+            for (at, c) in word.char_indices() {
+                if previous.is_some_and(char::is_lowercase) && c.is_uppercase() {
+                    starts.push(at);
+                }
+                previous = Some(c);
             }
-            previous = Some(c);
-        }
-        starts.push(word.len());
-        (0..starts.len() - 1).map(move |i| &word[starts[i]..starts[i + 1]])
-    })
+            starts.push(word.len());
+            (0..starts.len() - 1).map(move |i| &word[starts[i]..starts[i + 1]])
+        })
 }
 
 /// A word of one alphabet with letters of another that look like its own
@@ -118,12 +161,12 @@ fn is_disguised(word: &str) -> bool {
     if word.chars().any(is_decorative) {
         return true;
     }
-    if word.is_single_script() {
+    if in_one_alphabet_block(word) || word.is_single_script() {
         return false;
     }
     let mut scripts: Vec<Script> = word
         .chars()
-        .filter(|c| c.is_alphabetic())
+        .filter(|c| is_letter(*c))
         .map(|c| c.script())
         .collect();
     scripts.sort_unstable_by_key(|script| *script as u16);
@@ -133,11 +176,27 @@ fn is_disguised(word: &str) -> bool {
     scripts.iter().any(|main| passes_for(word, *main))
 }
 
+/// Whether every letter of `word` is in the Latin blocks (up to U+024F)
+/// or every one in the Cyrillic blocks: one alphabet for sure, without the
+/// script tables.
+fn in_one_alphabet_block(word: &str) -> bool {
+    let (mut latin, mut cyrillic) = (false, false);
+    for c in word.chars() {
+        match c {
+            'a'..='z' | 'A'..='Z' | '\u{00C0}'..='\u{024F}' if c.is_alphabetic() => latin = true,
+            '\u{0400}'..='\u{052F}' => cyrillic = true,
+            c if c.is_ascii() => {}
+            _ => return false,
+        }
+    }
+    !(latin && cyrillic)
+}
+
 /// Whether every letter of `word` outside `main` has a twin in `main`.
 fn passes_for(word: &str, main: Script) -> bool {
     let mut strays = word
         .chars()
-        .filter(|c| c.is_alphabetic() && c.script() != main)
+        .filter(|c| is_letter(*c) && c.script() != main)
         .peekable();
     if strays.peek().is_none() {
         return false;
@@ -175,12 +234,105 @@ fn twins_of(script: Script) -> Option<&'static HashSet<String>> {
 
 /// The confusables skeleton of already lowercased text.
 pub fn skeleton_of(text: &str) -> String {
+    let table = skeleton_table();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match table_index(c).and_then(|at| table.get(at)) {
+            Some(Some(piece)) => out.push_str(piece),
+            // A letter outside the table: the whole text the slow way.
+            _ => return slow_skeleton_of(text),
+        }
+    }
+    out
+}
+
+/// The confusables skeleton, as UTS #39 computes it over the whole text.
+fn slow_skeleton_of(text: &str) -> String {
     skeleton(text).collect::<String>().to_lowercase()
+}
+
+/// Characters whose skeletons are looked up rather than computed: ASCII,
+/// Latin, Greek and Cyrillic, where nearly every message is written, then
+/// punctuation, symbols and arrows, then emoji.
+const TABLE_RANGES: [(u32, u32); 3] = [(0, 0x0530), (0x2000, 0x2C00), (0x1_F000, 0x1_FB00)];
+
+/// Where `c` sits in the table, if it is in one of [`TABLE_RANGES`].
+fn table_index(c: char) -> Option<usize> {
+    let code = c as u32;
+    let mut offset = 0;
+    for (start, end) in TABLE_RANGES {
+        if (start..end).contains(&code) {
+            return Some((offset + code - start) as usize);
+        }
+        offset += end - start;
+    }
+    None
+}
+
+/// The lowercased skeleton of each character of [`TABLE_RANGES`], where
+/// the skeleton of a text is the skeletons of its characters put end to
+/// end: the character and its skeleton start with a base character (no
+/// combining mark reorders across them) and hold no sigma (whose lowercase
+/// depends on what follows). `None` where that does not hold.
+fn skeleton_table() -> &'static [Option<Box<str>>] {
+    static TABLE: OnceLock<Vec<Option<Box<str>>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        TABLE_RANGES
+            .iter()
+            .flat_map(|(start, end)| *start..*end)
+            .map(|code| {
+                let c = char::from_u32(code)?;
+                let piece = slow_skeleton_of(c.encode_utf8(&mut [0; 4]));
+                let starts_with_base = |text: &str| {
+                    text.nfd()
+                        .next()
+                        .is_none_or(|first| canonical_combining_class(first) == 0)
+                };
+                let sigma = |text: &str| text.chars().any(|c| matches!(c, 'σ' | 'ς' | 'Σ'));
+                (canonical_combining_class(c) == 0
+                    && starts_with_base(c.encode_utf8(&mut [0; 4]))
+                    && starts_with_base(&piece)
+                    && !sigma(&piece)
+                    && !sigma(c.encode_utf8(&mut [0; 4])))
+                .then(|| piece.into_boxed_str())
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_skeleton_table_gives_what_the_whole_text_would() {
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/spam");
+        let mut texts: Vec<String> = std::fs::read_dir(fixtures)
+            .unwrap()
+            .filter_map(|entry| std::fs::read_to_string(entry.unwrap().path()).ok())
+            .flat_map(|text| text.lines().map(str::to_lowercase).collect::<Vec<_>>())
+            .collect();
+        // Every character of the table, between letters and after itself.
+        texts.extend(
+            TABLE_RANGES
+                .iter()
+                .flat_map(|(start, end)| *start..*end)
+                .filter_map(char::from_u32)
+                .map(|c| format!("a{c}{c}b")),
+        );
+        texts.extend(["ﬁ straße ǆ ω ŉ", "x\u{0301}\u{0323}y", "mоney ∂ℓ 𝐜𝐥𝐚𝐢𝐦"].map(str::to_owned));
+        for text in texts {
+            assert_eq!(skeleton_of(&text), slow_skeleton_of(&text), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_fast_letter_tests_agree_with_unicode() {
+        for c in (0..0x3_0000).filter_map(char::from_u32) {
+            assert_eq!(is_letter(c), c.is_alphabetic(), "{c:?}");
+            assert_eq!(is_letter_or_digit(c), c.is_alphanumeric(), "{c:?}");
+        }
+    }
 
     #[test]
     fn disguised_words_match_their_plain_spelling() {

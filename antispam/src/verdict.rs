@@ -6,12 +6,8 @@
 pub enum Rule {
     StopPhrase,
     DmScam,
-    Airdrop,
-    WalletSync,
-    Migration,
     EasyMoney,
     Promotion,
-    Presale,
     ForeignLink,
     OnlyLink,
     OnlyMention,
@@ -29,6 +25,15 @@ pub enum Rule {
     Captcha,
     Classifier,
     SimilarSpam,
+    FakeSupport,
+    SeedPhrase,
+    WalletDrainer,
+    Giveaway,
+    FundRecovery,
+    OffPlatform,
+    PresaleOffer,
+    FakeEvent,
+    Investment,
 }
 
 impl Rule {
@@ -36,14 +41,23 @@ impl Rule {
     pub fn is_phrase(self) -> bool {
         matches!(
             self,
-            Self::StopPhrase
-                | Self::DmScam
-                | Self::Airdrop
-                | Self::WalletSync
-                | Self::Migration
-                | Self::EasyMoney
-                | Self::Promotion
-                | Self::Presale
+            Self::StopPhrase | Self::DmScam | Self::EasyMoney | Self::Promotion
+        ) || self.is_scam_family()
+    }
+
+    /// Whether the rule is a crypto-scam family, which stands alone.
+    pub fn is_scam_family(self) -> bool {
+        matches!(
+            self,
+            Self::FakeSupport
+                | Self::SeedPhrase
+                | Self::WalletDrainer
+                | Self::Giveaway
+                | Self::FundRecovery
+                | Self::OffPlatform
+                | Self::PresaleOffer
+                | Self::FakeEvent
+                | Self::Investment
         )
     }
 
@@ -52,12 +66,8 @@ impl Rule {
         match self {
             Self::StopPhrase => "stop_phrase",
             Self::DmScam => "dm_scam",
-            Self::Airdrop => "airdrop",
-            Self::WalletSync => "wallet_sync",
-            Self::Migration => "migration",
             Self::EasyMoney => "easy_money",
             Self::Promotion => "promotion",
-            Self::Presale => "presale",
             Self::ForeignLink => "foreign_link",
             Self::OnlyLink => "only_link",
             Self::OnlyMention => "only_mention",
@@ -75,6 +85,15 @@ impl Rule {
             Self::Captcha => "captcha",
             Self::Classifier => "classifier",
             Self::SimilarSpam => "similar_spam",
+            Self::FakeSupport => "fake_support",
+            Self::SeedPhrase => "seed_phrase",
+            Self::WalletDrainer => "wallet_drainer",
+            Self::Giveaway => "giveaway",
+            Self::FundRecovery => "fund_recovery",
+            Self::OffPlatform => "off_platform",
+            Self::PresaleOffer => "presale_offer",
+            Self::FakeEvent => "fake_event",
+            Self::Investment => "investment",
         }
     }
 }

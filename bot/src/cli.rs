@@ -106,9 +106,44 @@ pub struct SimulateArgs {
 #[derive(Debug, Subcommand)]
 pub enum AntispamCommand {
     /// Recall, precision and false positives on spam and ham files (one
-    /// message per line): k-fold cross-validation, or train on one set
-    /// (--train-spam/--train-ham) and test on another.
+    /// message per line), overall and per rule: k-fold cross-validation,
+    /// train on one set (--train-spam/--train-ham) and test on another, or
+    /// the rules alone (--rules-only).
     Eval(EvalArgs),
+    /// Load spam and ham samples (one message per line, the format of the
+    /// reference bots) into the store, so a deployment starts with a
+    /// corpus; texts already held are skipped.
+    Import(ImportArgs),
+}
+
+/// Options of `ulias antispam import`.
+#[derive(Debug, Clone, clap::Args)]
+#[command(group(clap::ArgGroup::new("files").required(true).multiple(true).args(["spam", "ham"])))]
+pub struct ImportArgs {
+    /// Spam messages (one per line).
+    #[arg(long, value_name = "FILE")]
+    pub spam: Option<PathBuf>,
+    /// Ham messages (one per line).
+    #[arg(long, value_name = "FILE")]
+    pub ham: Option<PathBuf>,
+    /// The group (chat id) the samples come from; 0, the default, for none
+    /// in particular. Every group's model learns from every sample.
+    #[arg(
+        long,
+        value_name = "CHAT_ID",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub group: i64,
+}
+
+/// Who posts the messages an evaluation tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EvalPoster {
+    /// A member seen for the first time.
+    Newcomer,
+    /// A member trusted by their clean messages.
+    Member,
 }
 
 /// Options of `ulias antispam eval`.
@@ -135,6 +170,12 @@ pub struct EvalArgs {
     /// Train on these ham messages instead of cross-validating.
     #[arg(long, value_name = "FILE", requires = "train_spam")]
     pub train_ham: Option<PathBuf>,
+    /// Judge with the rules alone, no trained model (a deployment's first day).
+    #[arg(long, conflicts_with_all = ["train_spam", "train_ham"])]
+    pub rules_only: bool,
+    /// Who posts the tested messages.
+    #[arg(long = "as", value_enum, default_value_t = EvalPoster::Newcomer)]
+    pub poster: EvalPoster,
 }
 
 /// Options of `ulias worker`.

@@ -23,6 +23,8 @@ use ulias_tests::on_both_backends;
 on_both_backends!(
     migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing,
     a_group_member_is_remembered_per_group_and_saved_again_in_place,
+    importing_a_corpus_twice_keeps_each_sample_once,
+    learned_ham_is_capped_per_member_and_day_kept_once_and_withdrawn_with_its_message,
     every_status_the_code_knows_is_accepted_by_the_schema_and_no_other,
     claiming_a_task_writes_its_lease_its_attempt_and_its_start,
     completing_a_task_records_its_outcome_and_releases_the_lease,
@@ -101,6 +103,89 @@ async fn a_group_member_is_remembered_per_group_and_saved_again_in_place(db: &Te
     store.save_group_member(-100, &member, now).await.unwrap();
     assert_eq!(store.group_members(-100).await.unwrap(), [member]);
     assert!(store.group_members(-200).await.unwrap().is_empty());
+}
+
+async fn importing_a_corpus_twice_keeps_each_sample_once(db: &TestDb) {
+    db.migrated().await;
+    let store = &db.store;
+    let now = chrono::DateTime::from_timestamp(1_764_666_000, 0).unwrap();
+    let samples = [
+        (true, "DM me for the presale whitelist".to_owned()),
+        (true, "DM me for the presale whitelist".to_owned()),
+        (false, "when is the next community call?".to_owned()),
+        (false, "  ".to_owned()),
+    ];
+    assert_eq!(
+        store
+            .import_spam_samples(-100, &samples, "import", now)
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        store
+            .import_spam_samples(-100, &samples, "import", now)
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        store
+            .import_spam_samples(-200, &samples[..1], "import", now)
+            .await
+            .unwrap(),
+        1
+    );
+    let (spam, ham) = store.spam_corpus().await.unwrap();
+    assert_eq!(spam.len(), 2, "once per group: {spam:?}");
+    assert_eq!(ham, ["when is the next community call?"]);
+}
+
+async fn learned_ham_is_capped_per_member_and_day_kept_once_and_withdrawn_with_its_message(
+    db: &TestDb,
+) {
+    use ulias_core::store::{Learned, LearnedHam};
+    db.migrated().await;
+    let store = &db.store;
+    let texts = [
+        "the bridge took twenty minutes but my tokens arrived",
+        "staking rewards showed up after the epoch ended",
+        "the audit report is linked in the pinned message",
+    ];
+    let ham = |message_id: i64, text: &'static str| LearnedHam {
+        chat_id: -100,
+        user_id: 7,
+        message_id,
+        text,
+    };
+    let tomorrow = t0() + TimeDelta::hours(25);
+    // The fourth comes a day later, when the member's share is open again.
+    let table = [
+        (1, texts[0], t0(), Learned::Added),
+        (2, texts[0], t0(), Learned::Duplicate),
+        (3, texts[1], t0(), Learned::Added),
+        (4, texts[2], t0(), Learned::OverCap),
+        (4, texts[2], tomorrow, Learned::Added),
+    ];
+    for (message_id, text, at, expected) in table {
+        let learned = store
+            .learn_ham(&ham(message_id, text), 2, at)
+            .await
+            .unwrap();
+        assert_eq!(learned, expected, "message {message_id} at {at}");
+    }
+    let (_, ham_texts) = store.spam_corpus().await.unwrap();
+    assert_eq!(ham_texts, texts);
+
+    // Message 3 is deleted (or reported) later: its sample goes, once.
+    assert!(store.withdraw_learned_ham(-100, 3).await.unwrap());
+    assert!(!store.withdraw_learned_ham(-100, 3).await.unwrap());
+    assert!(
+        !store.withdraw_learned_ham(-200, 1).await.unwrap(),
+        "another group's message"
+    );
+    let (_, ham_texts) = store.spam_corpus().await.unwrap();
+    assert_eq!(ham_texts, [texts[0], texts[2]]);
 }
 
 async fn migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing(db: &TestDb) {

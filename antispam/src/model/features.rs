@@ -6,6 +6,7 @@
 //! grow with the number of samples.
 
 use crate::content::{host_of, is_emoji};
+use crate::language::is_common_word;
 use crate::normalize::Normalized;
 
 /// Number of weights, a power of two: 2^18 (one MiB of `f32`).
@@ -37,8 +38,8 @@ pub fn features(text: &Normalized) -> Features {
     let mut padded: Vec<char> = Vec::new();
     for word in text
         .skeleton
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| word.chars().count() >= 2)
+        .split(|c: char| !crate::normalize::is_letter_or_digit(c))
+        .filter(|word| word.chars().count() >= 2 && !is_common_word(word))
     {
         indices.push(hash(Kind::Word, word));
         padded.clear();

@@ -15,7 +15,7 @@ const MIN_SHARED: u32 = 3;
 pub fn tokens(text: &Normalized) -> Vec<String> {
     let mut tokens: Vec<String> = text
         .skeleton
-        .split(|c: char| !c.is_alphanumeric())
+        .split(|c: char| !crate::normalize::is_letter_or_digit(c))
         .filter(|word| word.chars().count() >= 2)
         .map(str::to_owned)
         .collect();

@@ -11,7 +11,9 @@ use index::SpamIndex;
 pub use index::tokens;
 use logistic::Logistic;
 
-use crate::content::is_link;
+use crate::content::{is_emoji, is_link};
+use crate::language::{Language, detect};
+use crate::learning::{is_distinctive, ordinary_words};
 use crate::normalize::{Normalized, normalize};
 use crate::verdict::{Rule, Verdict};
 
@@ -25,6 +27,27 @@ pub const MIN_SAMPLES: usize = 50;
 const MIN_WORDS: usize = 3;
 /// Jaccard similarity to a known spam from which a message is a near-duplicate.
 const SIMILARITY: f64 = 0.5;
+/// Ham samples of a message's language from which the classifier decides
+/// alone at [`SPAM_PROBABILITY`]: a corpus without ordinary talk in a
+/// language teaches that the language itself is spam.
+pub const MIN_LANGUAGE_HAM: usize = 10;
+/// The probability a language with some ham, short of [`MIN_LANGUAGE_HAM`],
+/// asks of a message that carries no sign readable in any language (a
+/// link, a mention, an emoji, a disguised word): its words alone say
+/// "this language" as much as "spam", so they need a margin.
+const SCARCE_LANGUAGE_PROBABILITY: f32 = 0.6;
+
+/// How much ordinary talk the model saw in a message's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// At least [`MIN_LANGUAGE_HAM`] ham samples: judged like any message.
+    Known,
+    /// Some ham, short of [`MIN_LANGUAGE_HAM`]: decides alone with a margin,
+    /// or when a sign readable in any language agrees.
+    Scarce,
+    /// No ham at all: the classifier votes, another rule must agree.
+    Unseen,
+}
 
 /// A trained model.
 #[derive(Debug, Clone, Default)]
@@ -32,6 +55,8 @@ pub struct SpamModel {
     classifier: Logistic,
     trained: bool,
     index: SpamIndex,
+    /// Ham samples per language (indexed by [`Language::index`]).
+    ham_by_language: [usize; Language::ALL.len()],
 }
 
 impl SpamModel {
@@ -39,15 +64,32 @@ impl SpamModel {
     /// either, the classifier stays silent (a dozen examples teach it
     /// words, not spam); the index still knows the spam.
     pub fn train(spam: &[String], ham: &[String]) -> Self {
-        let spam: Vec<Normalized> = spam.iter().map(|s| normalize(s)).collect();
+        let ham: Vec<Normalized> = ham.iter().map(|s| normalize(s)).collect();
+        // A spam sample made of ordinary talk (a ban's "good morning
+        // everyone") would teach that ordinary talk is spam: not learned.
+        let ordinary = ordinary_words(&ham);
+        let spam: Vec<Normalized> = spam
+            .iter()
+            .map(|s| normalize(s))
+            .filter(|text| is_distinctive(text, &ordinary))
+            .collect();
+        let mut ham_by_language = [0; Language::ALL.len()];
+        for text in &ham {
+            ham_by_language[detect(&text.text).index()] += 1;
+        }
         let trained = spam.len() >= MIN_SAMPLES && ham.len() >= MIN_SAMPLES;
         let classifier = if trained {
             let samples: Vec<_> = spam
                 .iter()
                 .map(|text| (features(text), true))
-                .chain(ham.iter().map(|text| (features(&normalize(text)), false)))
+                .chain(ham.iter().map(|text| (features(text), false)))
                 .collect();
-            Logistic::train(&samples)
+            let languages: Vec<usize> = spam
+                .iter()
+                .chain(&ham)
+                .map(|text| detect(&text.text).index())
+                .collect();
+            Logistic::train(&samples, &languages)
         } else {
             Logistic::default()
         };
@@ -55,6 +97,7 @@ impl SpamModel {
             classifier,
             trained,
             index: SpamIndex::build(&spam.iter().map(tokens).collect::<Vec<_>>()),
+            ham_by_language,
         }
     }
 
@@ -62,6 +105,26 @@ impl SpamModel {
     pub fn spam_probability(&self, text: &Normalized) -> Option<f32> {
         self.trained
             .then(|| self.classifier.probability(&features(text)))
+    }
+
+    /// How much ham the model saw in the language of `text`.
+    pub fn standing_of(&self, text: &Normalized) -> Standing {
+        match self.ham_by_language[detect(&text.text).index()] {
+            0 => Standing::Unseen,
+            n if n < MIN_LANGUAGE_HAM => Standing::Scarce,
+            _ => Standing::Known,
+        }
+    }
+
+    /// The probability from which the classifier deletes `text` on its
+    /// own, if it may.
+    fn deciding_probability(&self, text: &Normalized) -> Option<f32> {
+        match self.standing_of(text) {
+            Standing::Known => Some(SPAM_PROBABILITY),
+            Standing::Scarce if has_universal_sign(text) => Some(SPAM_PROBABILITY),
+            Standing::Scarce => Some(SCARCE_LANGUAGE_PROBABILITY),
+            Standing::Unseen => None,
+        }
     }
 
     /// The best similarity of `text` to a known spam.
@@ -81,16 +144,26 @@ impl SpamModel {
             .then(|| self.spam_probability(text))
             .flatten();
         if let Some(p) = probability {
-            // Decisive when sure; otherwise it needs another rule to agree.
-            let score = if p >= SPAM_PROBABILITY {
-                2.0
-            } else if p >= LIKELY_SPAM {
-                1.0
-            } else {
-                0.0
+            // Decisive when sure, in a language it saw enough ham in;
+            // otherwise it needs another rule to agree.
+            let deciding = self.deciding_probability(text);
+            let (score, why) = match deciding {
+                Some(at) if p >= at => (2.0, format!("from {at:.2}")),
+                _ if p >= LIKELY_SPAM => (
+                    1.0,
+                    match deciding {
+                        Some(at) => format!("a vote under {at:.2}"),
+                        None => "a vote: no ham seen in its language".to_owned(),
+                    },
+                ),
+                _ => (0.0, String::new()),
             };
             if score > 0.0 {
-                verdict.hit(Rule::Classifier, score, format!("spam probability {p:.3}"));
+                verdict.hit(
+                    Rule::Classifier,
+                    score,
+                    format!("spam probability {p:.3} ({why})"),
+                );
             }
         }
         if let Some(similarity) = self.nearest_spam(text).filter(|s| *s >= SIMILARITY) {
@@ -101,6 +174,17 @@ impl SpamModel {
             );
         }
     }
+}
+
+/// A sign of spam that reads the same in every language: a link, a
+/// mention, an emoji, a word disguised in another alphabet.
+fn has_universal_sign(text: &Normalized) -> bool {
+    !text.mixed_script_words.is_empty()
+        || text.text.chars().any(is_emoji)
+        || text
+            .text
+            .split_whitespace()
+            .any(|word| is_link(word) || (word.starts_with('@') && word.len() > 1))
 }
 
 #[cfg(test)]
@@ -171,6 +255,61 @@ mod tests {
         let mut verdict = Verdict::default();
         model.judge(&normalize("daily payouts"), &mut verdict);
         assert!(verdict.hits.is_empty(), "{verdict:?}");
+        model.judge(
+            &normalize("daily payouts for remote work, write me in private"),
+            &mut verdict,
+        );
+        assert!(verdict.rules().contains(&"classifier"), "{verdict:?}");
+    }
+
+    #[test]
+    fn a_language_is_known_scarce_or_unseen_by_its_ham() {
+        let mut ham: Vec<String> = (0..75)
+            .map(|i| format!("привет всем, кто идёт завтра на встречу {i}"))
+            .collect();
+        ham.extend((0..5).map(|i| format!("the release {i} fixed the build on arm")));
+        let model = SpamModel::train(&spam(), &ham);
+        let table = [
+            ("кто знает, когда выйдет обновление", Standing::Known),
+            ("did anyone try the new compiler", Standing::Scarce),
+            (
+                "hat jemand die neue version schon getestet",
+                Standing::Unseen,
+            ),
+        ];
+        for (text, standing) in table {
+            assert_eq!(model.standing_of(&normalize(text)), standing, "{text}");
+        }
+    }
+
+    #[test]
+    fn links_mentions_emoji_and_disguised_words_read_in_any_language() {
+        let table = [
+            ("write to @helper for the details", true),
+            ("all details on https://x.io today", true),
+            ("great news for everyone 🚀", true),
+            ("official p\u{0430}ypal support", true),
+            ("great news for everyone in this group", false),
+            ("send me an email at noon", false),
+        ];
+        for (text, sign) in table {
+            assert_eq!(has_universal_sign(&normalize(text)), sign, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_poisoned_sample_of_ordinary_words_cannot_flag_ordinary_talk() {
+        // Bans of ordinary messages, learned as spam 40 times over.
+        let mut spam = spam();
+        spam.extend((0..40).map(|_| "thanks for the review, the build on arm is fixed".to_owned()));
+        let model = SpamModel::train(&spam, &ham());
+        let mut verdict = Verdict::default();
+        model.judge(
+            &normalize("thanks for the review, the build on arm is fixed now"),
+            &mut verdict,
+        );
+        assert!(verdict.hits.is_empty(), "{verdict:?}");
+        // The real spam is still learned.
         model.judge(
             &normalize("daily payouts for remote work, write me in private"),
             &mut verdict,

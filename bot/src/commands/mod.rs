@@ -43,7 +43,7 @@ pub async fn dispatch(
         Command::Simulate(args) => simulate::run(&settings, &source, args, &mut out).await,
         Command::Run => run::run(&settings).await,
         Command::Worker(args) => worker::run(&settings, args, &mut out).await,
-        Command::Antispam { command } => antispam::run(command, &mut out),
+        Command::Antispam { command } => antispam::run(&settings, command, &mut out).await,
         Command::Replay { task } => replay::run(&settings, *task, &mut out).await,
         Command::X { command } => {
             x::run(&settings, command, &mut std::io::stdin().lock(), &mut out).await

@@ -30,6 +30,7 @@ use ulias_core::store::{GroupMember, SpamSample, StoreError};
 
 use super::buttons::Button;
 use super::edge::clip;
+use super::group_learning;
 use super::handlers::{HandlerError, HandlerResult};
 use super::{App, TgBot};
 use crate::i18n::arg;
@@ -413,6 +414,9 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
         .as_ref()
         .is_ok_and(|v| v.as_ref().is_none_or(|v| v.actions.is_empty()));
     verdict?;
+    if clean && !edited && trusted(&guarded, asker) {
+        group_learning::offer_ham(app, chat, asker, i64::from(message.id.0), text).await?;
+    }
     if clean && !edited && ulias_antispam::community::is_question(text, &app.username) {
         // Over its allowance, a question is left for people: no model runs.
         match app.limits.admit_question(message.chat.id.0, asker) {
@@ -428,6 +432,15 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
         }
     }
     Ok(())
+}
+
+/// Whether `user` is trusted in the group by their clean messages.
+fn trusted(guarded: &Guarded, user: i64) -> bool {
+    guarded
+        .state
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .is_trusted(user, guarded.policy.policy.trust_after)
 }
 
 /// Whether `member` now shows another name than when last seen (the first
@@ -622,6 +635,7 @@ async fn act(
     let t = &app.texts;
     match action {
         Action::Delete { message } => {
+            group_learning::withdraw(app, chat.0, *message).await?;
             app.bot
                 .delete_message(chat, MessageId(i32::try_from(*message)?))
                 .await?;
@@ -766,6 +780,7 @@ async fn learn_spam(app: &App, guarded: &Guarded, command: &Message) -> HandlerR
         .or_else(|| spam.caption())
         .unwrap_or_default()
         .to_owned();
+    group_learning::withdraw(app, chat.0, i64::from(spam.id.0)).await?;
     app.bot.delete_message(chat, spam.id).await?;
     app.bot.ban_chat_member(chat, author.id).await?;
     let sample = SpamSample {

@@ -10,6 +10,7 @@
 mod answers;
 mod decisions;
 mod error;
+mod learning;
 mod ledger;
 mod lessons;
 mod messages;
@@ -41,6 +42,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 pub use decisions::TIMEOUT_RESPONDER;
 pub use error::StoreError;
+pub use learning::{LEARNED_BY, Learned, LearnedHam};
 pub use metrics::Counts;
 pub use objectives::ObjectiveUpdate;
 pub use operations::Stopped;

@@ -79,6 +79,54 @@ impl Store {
         Ok(())
     }
 
+    /// Keeps each labelled text of `samples` that `chat_id` does not hold
+    /// yet with that label (blank lines and repeats are skipped); returns
+    /// how many were added. All or none: one transaction.
+    pub async fn import_spam_samples(
+        &self,
+        chat_id: i64,
+        samples: &[(bool, String)],
+        added_by: &str,
+        now: DateTime<Utc>,
+    ) -> Result<usize, StoreError> {
+        let added = with_pool!(self, |pool| {
+            async {
+                let mut tx = pool.begin().await?;
+                let mut added = 0;
+                for (spam, text) in samples.iter().filter(|(_, t)| !t.trim().is_empty()) {
+                    let label = if *spam { SPAM } else { HAM };
+                    let known: Option<i64> = sqlx::query_scalar(
+                        "SELECT id FROM spam_samples WHERE chat_id = $1 AND label = $2 AND text = $3",
+                    )
+                    .bind(chat_id)
+                    .bind(label)
+                    .bind(text.as_str())
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    if known.is_some() {
+                        continue;
+                    }
+                    sqlx::query(
+                        "INSERT INTO spam_samples (chat_id, user_id, label, text, added_by, created_at) \
+                         VALUES ($1, NULL, $2, $3, $4, $5)",
+                    )
+                    .bind(chat_id)
+                    .bind(label)
+                    .bind(text.as_str())
+                    .bind(added_by)
+                    .bind(to_ms(now))
+                    .execute(&mut *tx)
+                    .await?;
+                    added += 1;
+                }
+                tx.commit().await?;
+                Ok::<usize, sqlx::Error>(added)
+            }
+            .await
+        })?;
+        Ok(added)
+    }
+
     /// The texts labelled spam, and those labelled ham.
     pub async fn spam_corpus(&self) -> Result<(Vec<String>, Vec<String>), StoreError> {
         let rows: Vec<(String, String)> = with_pool!(self, |pool| {

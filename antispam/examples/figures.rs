@@ -1,0 +1,186 @@
+//! Every figure of the README's anti-spam table in one run, in release
+//! mode, without the bot: `cargo run --release -p ulias-antispam --example
+//! figures` (reads `../shared/corpus/tg-spam` and `fixtures/spam`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a tool that fails loudly
+#![allow(clippy::print_stdout)] // the figures are its output
+
+use ulias_antispam::eval::{Report, Setup, cross_validate, rules_only, train_and_test};
+
+const OFFICIAL: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+
+fn lines(path: &str) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn show(name: &str, report: &Report, details: bool) {
+    println!(
+        "{name}: recall {:.3} ({}/{}), false positives {}/{} ({:.2} %)",
+        report.recall(),
+        report.caught,
+        report.spam,
+        report.false_positives,
+        report.ham,
+        report.false_positive_rate() * 100.0
+    );
+    if details {
+        for (text, rules) in &report.false_positive_details {
+            println!(
+                "   FP [{}] {}",
+                rules.join(","),
+                text.chars().take(110).collect::<String>()
+            );
+        }
+        for (text, rules) in &report.missed {
+            println!(
+                "   MISS [{}] {}",
+                rules.join(","),
+                text.chars().take(110).collect::<String>()
+            );
+        }
+    }
+}
+
+fn main() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let c = format!("{root}/../shared/corpus/tg-spam");
+    let f = format!("{root}/fixtures/spam");
+    let details = std::env::args().any(|a| a == "-v");
+    let only = std::env::args().nth(1).filter(|a| a != "-v");
+    let want = |what: &str| only.as_deref().is_none_or(|o| what.starts_with(o));
+    let setup = Setup {
+        official: vec![OFFICIAL.into()],
+        ..Setup::default()
+    };
+    let (cs, ch) = (
+        lines(&format!("{c}/spam-samples.txt")),
+        lines(&format!("{c}/ham-samples.txt")),
+    );
+    if want("cv") {
+        show(
+            "cv shared 5-fold seed 42",
+            &cross_validate(&cs, &ch, 5, 42, &Setup::default()).unwrap(),
+            details,
+        );
+    }
+    if want("half") {
+        let (s1, s2) = cs.split_at(91);
+        let (h1, h2) = ch.split_at(219);
+        show(
+            "half: train 2nd, test 1st",
+            &train_and_test(s2, h2, s1, h1, &Setup::default()).unwrap(),
+            details,
+        );
+        show(
+            "half: train 1st, test 2nd",
+            &train_and_test(s1, h1, s2, h2, &Setup::default()).unwrap(),
+            details,
+        );
+    }
+    let mut fs = Vec::new();
+    let mut fh = Vec::new();
+    for file in ["crypto-spam.txt", "crypto-spam-holdout.txt"] {
+        fs.extend(lines(&format!("{f}/{file}")));
+    }
+    for file in ["crypto-ham.txt", "crypto-ham-holdout.txt"] {
+        fh.extend(lines(&format!("{f}/{file}")));
+    }
+    if want("shared") {
+        show(
+            "fixtures trained on shared",
+            &train_and_test(&cs, &ch, &fs, &fh, &setup).unwrap(),
+            details,
+        );
+    }
+    if want("probs") {
+        probs(&cs, &ch, &fs, &fh);
+    }
+    if want("rules") {
+        for (s, h) in [
+            ("crypto-spam.txt", "crypto-ham.txt"),
+            ("crypto-spam-holdout.txt", "crypto-ham-holdout.txt"),
+            ("crypto-spam-holdout2.txt", "crypto-ham-holdout2.txt"),
+        ] {
+            let path = format!("{f}/{s}");
+            if std::path::Path::new(&path).exists() {
+                let r = rules_only(&lines(&path), &lines(&format!("{f}/{h}")), &setup).unwrap();
+                show(&format!("rules only {s}"), &r, details);
+            }
+        }
+    }
+}
+
+fn probs(cs: &[String], ch: &[String], fs: &[String], fh: &[String]) {
+    use ulias_antispam::language::detect;
+    use ulias_antispam::model::SpamModel;
+    use ulias_antispam::normalize::normalize;
+    let summary = |name: &str, model: &SpamModel, texts: &[String]| {
+        let mut ps: Vec<(f32, String, bool)> = texts
+            .iter()
+            .map(|t| {
+                let n = normalize(t);
+                (
+                    model.spam_probability(&n).unwrap_or(-1.0),
+                    format!(
+                        "{:?} {}",
+                        detect(&n.text),
+                        t.chars().take(70).collect::<String>()
+                    ),
+                    model.standing_of(&n) == ulias_antispam::model::Standing::Known,
+                )
+            })
+            .collect();
+        ps.sort_by(|a, b| b.0.total_cmp(&a.0));
+        println!("== {name}");
+        for (p, t, k) in ps.iter().take(12) {
+            println!("  {p:.3} {} {t}", if *k { "known" } else { "scarce" });
+        }
+    };
+    let model = SpamModel::train(cs, ch);
+    summary("our ham, trained on shared", &model, fh);
+    // CV-like: English spam of the shared corpus, trained without it (5 folds)
+    let mut eng: Vec<(f32, String)> = Vec::new();
+    for fold in 0..5 {
+        let train: Vec<String> = cs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 5 != fold)
+            .map(|(_, t)| t.clone())
+            .collect();
+        let trainh: Vec<String> = ch
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 5 != fold)
+            .map(|(_, t)| t.clone())
+            .collect();
+        let m = SpamModel::train(&train, &trainh);
+        for (i, t) in cs.iter().enumerate().filter(|(i, _)| i % 5 == fold) {
+            let _ = i;
+            let n = normalize(t);
+            if m.standing_of(&n) != ulias_antispam::model::Standing::Known {
+                eng.push((
+                    m.spam_probability(&n).unwrap_or(-1.0),
+                    format!(
+                        "{:?} {}",
+                        detect(&n.text),
+                        t.chars().take(60).collect::<String>()
+                    ),
+                ));
+            }
+        }
+    }
+    eng.sort_by(|a, b| a.0.total_cmp(&b.0));
+    println!(
+        "== shared spam in scarce languages, held out ({}), lowest first",
+        eng.len()
+    );
+    for (p, t) in eng.iter().take(25) {
+        println!("  {p:.3} {t}");
+    }
+    let _ = fs;
+}

@@ -1,0 +1,258 @@
+//! Crypto-scam families that stand alone: each is a combination of
+//! concepts (written in [`terms`] in seven languages) and of bait — a link
+//! outside the group's domains, an account, a phone number, an e-mail, a
+//! messenger outside Telegram. A newcomer's message that clearly belongs to
+//! a family is deleted on that family alone; a trusted member's only when it
+//! carries bait, and never more than deleted (strikes graduate the rest).
+//!
+//! Protective messages ("admins never DM you first", "never share your seed
+//! phrase") and questions do not fire a family unless they carry bait: the
+//! same words wrapped around a contact or a link are the scam.
+
+mod bait;
+mod terms;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+pub use bait::Bait;
+
+use crate::normalize::{Normalized, skeleton_of};
+use crate::verdict::{Rule, Verdict};
+
+/// What a family alone scores for a newcomer: enough to delete.
+const NEWCOMER_SCORE: f32 = 2.5;
+/// What it scores for a trusted member: delete, and a strike.
+const TRUSTED_SCORE: f32 = 2.0;
+
+/// An idea a scam is made of, whatever the language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Concept {
+    /// Support, admin, moderator: who a scammer pretends to be.
+    Staff,
+    /// Taking the talk to private messages ("DM me", "écrivez-moi").
+    GoPrivate,
+    /// Seed phrase, private key, recovery phrase.
+    Secret,
+    /// Send, share, enter, type.
+    HandOver,
+    Wallet,
+    /// Synchronise, validate, rectify, unlock.
+    Repair,
+    /// Suspended, locked, frozen.
+    Threat,
+    /// Double, x2, twice.
+    Double,
+    Giveaway,
+    /// Recover, get back.
+    Recover,
+    /// Lost, scammed, stolen.
+    Loss,
+    /// Presale, private sale, whitelist, allocation.
+    Presale,
+    /// Migration, snapshot, airdrop, claim, compensation.
+    OfficialEvent,
+    /// Account managers, guaranteed or daily returns.
+    Returns,
+    Pump,
+    /// WhatsApp and other messengers.
+    OffPlatform,
+    /// Never, beware, reminder, report, fake.
+    Protective,
+}
+
+impl Concept {
+    fn bit(self) -> u32 {
+        1 << self as u8
+    }
+}
+
+/// The concepts found in a message, with the first term of each.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    mask: u32,
+    terms: Vec<(Concept, &'static str)>,
+}
+
+impl Found {
+    fn has(&self, concept: Concept) -> bool {
+        self.mask & concept.bit() != 0
+    }
+
+    fn term(&self, concept: Concept) -> &'static str {
+        self.terms
+            .iter()
+            .find(|(c, _)| *c == concept)
+            .map_or("", |(_, term)| term)
+    }
+
+    fn add(&mut self, concept: Concept, term: &'static str) {
+        if !self.has(concept) {
+            self.mask |= concept.bit();
+            self.terms.push((concept, term));
+        }
+    }
+}
+
+/// The compiled terms.
+pub struct ScamRules {
+    matcher: AhoCorasick,
+    patterns: Vec<Pattern>,
+}
+
+struct Pattern {
+    concept: Concept,
+    term: &'static str,
+    /// The skeleton must start a word here (its first character is a letter or digit).
+    starts_word: bool,
+    /// … and end one (a term written with a trailing `$`).
+    ends_word: bool,
+}
+
+impl ScamRules {
+    /// Compiles every concept's terms.
+    pub fn new() -> Result<Self, aho_corasick::BuildError> {
+        let mut patterns = Vec::new();
+        let mut skeletons = Vec::new();
+        for (concept, terms) in terms::TERMS {
+            for term in *terms {
+                let (text, ends_word) = match term.strip_suffix('$') {
+                    Some(text) => (text, true),
+                    None => (*term, false),
+                };
+                let skeleton = skeleton_of(&text.to_lowercase());
+                patterns.push(Pattern {
+                    concept: *concept,
+                    term: text,
+                    starts_word: skeleton.starts_with(char::is_alphanumeric),
+                    ends_word: ends_word && skeleton.ends_with(char::is_alphanumeric),
+                });
+                skeletons.push(skeleton);
+            }
+        }
+        let matcher = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&skeletons)?;
+        Ok(Self { matcher, patterns })
+    }
+
+    /// The concepts in a normalised message.
+    pub fn concepts(&self, skeleton: &str) -> Found {
+        let mut found = Found::default();
+        for hit in self.matcher.find_overlapping_iter(skeleton) {
+            let pattern = &self.patterns[hit.pattern().as_usize()];
+            let before = skeleton[..hit.start()].chars().next_back();
+            let after = skeleton[hit.end()..].chars().next();
+            if pattern.starts_word && before.is_some_and(crate::normalize::is_letter_or_digit) {
+                continue;
+            }
+            if pattern.ends_word && after.is_some_and(crate::normalize::is_letter_or_digit) {
+                continue;
+            }
+            found.add(pattern.concept, pattern.term);
+        }
+        found
+    }
+
+    /// Adds a hit for each family the message belongs to.
+    pub fn judge(
+        &self,
+        text: &Normalized,
+        allowed_domains: &[String],
+        trusted: bool,
+        verdict: &mut Verdict,
+    ) {
+        let found = self.concepts(&text.skeleton);
+        let bait = Bait::of(&text.text, allowed_domains);
+        if !bait.any() {
+            if trusted || found.has(Concept::Protective) || is_question(&text.text) {
+                return;
+            }
+        } else if trusted && found.has(Concept::Protective) {
+            return;
+        }
+        for (rule, why) in families(&found, &bait) {
+            if trusted && !bait.any() {
+                continue;
+            }
+            let score = if trusted {
+                TRUSTED_SCORE
+            } else {
+                NEWCOMER_SCORE
+            };
+            let details = match bait.describe() {
+                Some(bait) => format!("{why}, with {bait}"),
+                None => why,
+            };
+            verdict.hit(rule, score, details);
+        }
+    }
+}
+
+/// A message asking something: people ask about their wallet, the
+/// migration or the presale; scammers tell.
+fn is_question(text: &str) -> bool {
+    text.trim_end().ends_with('?') || text.trim_end().ends_with('？')
+}
+
+/// The families a message belongs to, each with why.
+fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
+    use Concept::*;
+    let has = |c| found.has(c);
+    let quote = |c| format!("\"{}\"", found.term(c));
+    let contact = bait.contact() || has(GoPrivate);
+    let mut out = Vec::new();
+    if has(Staff) && (has(GoPrivate) || bait.contact()) {
+        out.push((
+            Rule::FakeSupport,
+            format!(
+                "{} offering help in private ({})",
+                quote(Staff),
+                quote(GoPrivate)
+            ),
+        ));
+    }
+    if has(Secret) && (has(HandOver) || bait.any()) {
+        out.push((Rule::SeedPhrase, format!("asks for the {}", quote(Secret))));
+    }
+    if has(Wallet) && has(Repair) && (bait.link.is_some() || has(Threat) || contact) {
+        out.push((
+            Rule::WalletDrainer,
+            format!("{} your {}", quote(Repair), quote(Wallet)),
+        ));
+    }
+    if (has(Double) || has(Giveaway)) && has(HandOver) {
+        out.push((
+            Rule::Giveaway,
+            format!("{} what you {}", quote(Double), quote(HandOver)),
+        ));
+    }
+    if has(Recover) && has(Loss) && contact {
+        out.push((
+            Rule::FundRecovery,
+            format!("{} what was {}", quote(Recover), quote(Loss)),
+        ));
+    }
+    if has(OffPlatform) || bait.phone.is_some() {
+        out.push((Rule::OffPlatform, "contact moved off Telegram".to_owned()));
+    }
+    if has(Presale) && contact {
+        out.push((
+            Rule::PresaleOffer,
+            format!("{} by private contact", quote(Presale)),
+        ));
+    }
+    if has(OfficialEvent) && bait.link.is_some() {
+        out.push((
+            Rule::FakeEvent,
+            format!("{} at a link", quote(OfficialEvent)),
+        ));
+    }
+    if (has(Returns) || has(Pump)) && contact {
+        out.push((
+            Rule::Investment,
+            format!("{} by private contact", quote(Returns)),
+        ));
+    }
+    out
+}
