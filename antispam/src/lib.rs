@@ -177,6 +177,16 @@ fn judge_message(
         .judge(&text, &policy.allowed_domains, trusted, &mut verdict);
     if let Some(model) = compiled.model.as_deref().filter(|_| !trusted) {
         model.judge(&text, &mut verdict);
+        let asks_the_bot = policy.bot_username.as_deref().is_some_and(|bot| {
+            message
+                .text
+                .to_lowercase()
+                .contains(&format!("@{}", bot.to_lowercase()))
+                && community::is_question(&message.text, bot)
+        });
+        if asks_the_bot {
+            verdict.cap(Rule::Classifier, 1.0, "a question put to the bot");
+        }
     }
     if !trusted {
         content::judge_form(

@@ -55,6 +55,9 @@ pub struct Policy {
     pub raid_max_seconds: i64,
     /// Emoji beyond this count are suspicious.
     pub max_emoji: usize,
+    /// The bot's own @username: a question put to it is someone asking
+    /// for help, which the classifier alone never deletes.
+    pub bot_username: Option<String>,
     /// Seconds a mute lasts.
     pub mute_seconds: i64,
 }
@@ -78,6 +81,7 @@ impl Default for Policy {
             raid_joins_per_minute: 10,
             raid_quiet_seconds: 600,
             raid_max_seconds: 3600,
+            bot_username: None,
             max_emoji: 8,
             mute_seconds: 3600,
         }

@@ -166,6 +166,19 @@ impl Verdict {
         self.hits.iter().map(|hit| hit.score).sum()
     }
 
+    /// Holds `rule`'s hits to at most `score` each (a vote, not a
+    /// decision), saying why in their details.
+    pub fn cap(&mut self, rule: Rule, score: f32, why: &str) {
+        for hit in self
+            .hits
+            .iter_mut()
+            .filter(|h| h.rule == rule && h.score > score)
+        {
+            hit.score = score;
+            hit.details = format!("{} — {why}", hit.details);
+        }
+    }
+
     /// The ids of the rules that fired.
     pub fn rules(&self) -> Vec<&'static str> {
         self.hits.iter().map(|hit| hit.rule.id()).collect()
@@ -177,5 +190,23 @@ impl Verdict {
             score,
             details: details.into(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capped_rule_only_votes_and_says_why() {
+        let mut verdict = Verdict::default();
+        verdict.hit(Rule::Classifier, 2.0, "spam probability 0.608");
+        verdict.hit(Rule::ForeignAddress, 10.0, "base address 0x…");
+        verdict.cap(Rule::Classifier, 1.0, "a question put to the bot");
+        assert_eq!(verdict.score(), 11.0, "only the classifier is held back");
+        assert_eq!(
+            verdict.hits[0].details,
+            "spam probability 0.608 — a question put to the bot"
+        );
     }
 }

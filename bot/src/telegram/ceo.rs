@@ -117,7 +117,8 @@ async fn replan_with_words(app: &App, incoming: &Incoming, decision: &Decision) 
     let description = format!(
         "{}\n\n{}",
         objective.description.trim(),
-        app.texts.with("escalation-words", &[arg("words", &incoming.text)])
+        app.texts
+            .with("escalation-words", &[arg("words", &incoming.text)])
     );
     app.store
         .rewrite_objective(id, &objective.title, description.trim())

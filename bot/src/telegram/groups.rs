@@ -146,7 +146,10 @@ impl Guard {
             let operation = app.store.operation_of_group(chat).await?;
             let settings = effective(configured, operation.as_ref());
             let admins = admins(&app.bot, chat).await;
-            let policy = CompiledPolicy::with_model(policy_of(&settings, admins), model.clone())?;
+            let policy = CompiledPolicy::with_model(
+                policy_of(&settings, admins, &app.username),
+                model.clone(),
+            )?;
             let guarded = Guarded {
                 settings,
                 operation,
@@ -177,7 +180,11 @@ impl Guard {
         let settings = effective(configured, Some(&operation));
         let model = Arc::new(train(app).await?);
         let policy = CompiledPolicy::with_model(
-            policy_of(&settings, guarded.policy.policy.admins.clone()),
+            policy_of(
+                &settings,
+                guarded.policy.policy.admins.clone(),
+                &app.username,
+            ),
             model,
         )?;
         let renewed = guarded.renewed(settings, Some(operation), policy);
@@ -300,8 +307,9 @@ fn lines(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn policy_of(settings: &GroupSettings, admins: Vec<Member>) -> Policy {
+fn policy_of(settings: &GroupSettings, admins: Vec<Member>, bot: &str) -> Policy {
     Policy {
+        bot_username: Some(bot.to_owned()),
         mode: match settings.mode {
             ModerationMode::DryRun => Mode::DryRun,
             ModerationMode::Soft => Mode::Soft,
