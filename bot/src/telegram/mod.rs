@@ -93,6 +93,22 @@ pub struct App {
 
 /// How long a model call may take before its pool counts as failing.
 const MODEL_TIMEOUT: Duration = Duration::from_secs(300);
+/// How long one `getUpdates` waits for updates.
+const LONG_POLL: Duration = Duration::from_secs(10);
+
+/// The Bot API's HTTP client: the connect and total timeouts of settings
+/// (`[http]`), the total never under a long poll plus a margin, so no call
+/// waits forever on a peer that stopped answering.
+fn telegram_bot(settings: &Settings, token: &str) -> anyhow::Result<Bot> {
+    let http = &settings.http;
+    let total = Duration::from_secs(http.request_timeout_seconds).max(LONG_POLL * 2);
+    let client = teloxide::net::default_reqwest_settings()
+        .connect_timeout(Duration::from_secs(http.connect_timeout_seconds))
+        .timeout(total)
+        .build()
+        .context("Failed to build the Telegram HTTP client")?;
+    Ok(Bot::with_client(token, client).set_api_url(settings.telegram.api_url.clone()))
+}
 
 /// Runs Ulias until `shutdown` completes: the engine and the schedule
 /// every `engine.tick_seconds`, the bot (long polling, or a webhook), and
@@ -138,7 +154,7 @@ pub async fn run(
             }
             _ => {
                 let listener = Polling::builder(app.bot.clone())
-                    .timeout(Duration::from_secs(10))
+                    .timeout(LONG_POLL)
                     .delete_webhook()
                     .await
                     .build();
@@ -218,8 +234,7 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         .await
         .context("Failed to migrate the database")?;
     let clock: SharedClock = Arc::new(SystemClock);
-    let bot = Bot::new(token.expose_secret())
-        .set_api_url(settings.telegram.api_url.clone())
+    let bot = telegram_bot(&settings, token.expose_secret())?
         .throttle(Limits::default());
     let username = bot
         .get_me()
