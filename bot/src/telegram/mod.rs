@@ -234,8 +234,7 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         .await
         .context("Failed to migrate the database")?;
     let clock: SharedClock = Arc::new(SystemClock);
-    let bot = telegram_bot(&settings, token.expose_secret())?
-        .throttle(Limits::default());
+    let bot = telegram_bot(&settings, token.expose_secret())?.throttle(Limits::default());
     let username = bot
         .get_me()
         .await
