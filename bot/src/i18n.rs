@@ -297,6 +297,12 @@ pub const KEYS: &[&str] = &[
     "takeover-run",
     "takeover-not",
     "takeover-dropped",
+    "ntfy-decision-title",
+    "ntfy-outcome-title",
+    "ntfy-outcome-answered",
+    "ntfy-outcome-timed-out",
+    "ntfy-outcome-cancelled",
+    "ntfy-more-in-chat",
 ];
 
 /// The texts of one language.

@@ -39,6 +39,7 @@ pub async fn run(app: Arc<App>) {
             ("validations", validations(&app).await),
             ("decisions", decisions(&app).await),
             ("timed-out decisions", timed_out(&app).await),
+            ("decision outcomes on the phone", phone_outcomes(&app).await),
             ("progress", progress(&app, &mut shown).await),
         ] {
             if let Err(error) = result {
@@ -66,16 +67,49 @@ async fn decisions(app: &App) -> HandlerResult {
         return Ok(());
     };
     for decision in app.store.unposted_decisions().await? {
+        // Queued first: a decision is pushed once (the store keeps one
+        // push per decision), even if posting it to the chat is retried.
+        push_decision(app, &decision).await?;
         let message = post_decision(app, chat, &decision).await?;
         app.store
             .set_decision_message(decision.id, chat, i64::from(message.0))
             .await?;
-        if let Some(ntfy) = &app.ntfy {
-            ntfy.push_decision(
-                decision.clone(),
-                crate::decision_text::option_labels(&app.texts, &decision),
-                decision_text(app, &decision),
-            );
+    }
+    Ok(())
+}
+
+/// Queues a decision's push with its signed A/B/C buttons.
+async fn push_decision(app: &App, decision: &ulias_core::domain::Decision) -> HandlerResult {
+    let Some(ntfy) = &app.ntfy else {
+        return Ok(());
+    };
+    let text = decision_text(app, decision);
+    let push = match ntfy.signer() {
+        Some(signer) => crate::ntfy::compose::decision(&app.texts, signer, decision, &text),
+        // No key: the phone is told, and answers in the chat.
+        None => crate::ntfy::compose::alert(
+            &app.texts,
+            &app.texts
+                .with("ntfy-decision-title", &[arg("id", decision.id)]),
+            &text,
+            decision.urgency,
+        ),
+    };
+    app.store.queue_push(&push, app.clock.now()).await?;
+    Ok(())
+}
+
+/// Each decision pushed to the phone that has ended (answered by button or
+/// phone, timed out, cancelled) gets its outcome pushed once: its buttons
+/// on the phone no longer look open.
+async fn phone_outcomes(app: &App) -> HandlerResult {
+    if app.ntfy.is_none() {
+        return Ok(());
+    }
+    for id in app.store.decisions_awaiting_outcome_push().await? {
+        let decision = app.store.decision(id).await?;
+        if let Some(push) = crate::ntfy::compose::outcome(&app.texts, &decision) {
+            app.store.queue_push(&push, app.clock.now()).await?;
         }
     }
     Ok(())
@@ -89,6 +123,10 @@ const NTFY_CURSOR: &str = "ntfy_replies";
 /// event read is kept, so a dropped stream or a restart resumes after it.
 pub async fn ntfy_replies(app: Arc<App>) {
     let Some(ntfy) = app.ntfy.clone() else {
+        return;
+    };
+    let Some(signer) = ntfy.signer().cloned() else {
+        tracing::warn!("`ntfy.signing_key` is not set: decisions are pushed without buttons");
         return;
     };
     let mut backoff = RECONNECT_MIN;
@@ -105,7 +143,7 @@ pub async fn ntfy_replies(app: Arc<App>) {
             }
             Ok(response) => {
                 backoff = RECONNECT_MIN;
-                if let Err(error) = follow(&app, response).await {
+                if let Err(error) = follow(&app, &signer, response).await {
                     tracing::warn!(%error, "the ntfy reply stream stopped; reconnecting");
                 }
                 tokio::time::sleep(RECONNECT_MIN).await;
@@ -140,7 +178,11 @@ async fn open_stream(
         .await?)
 }
 
-async fn follow(app: &App, mut response: reqwest::Response) -> HandlerResult {
+async fn follow(
+    app: &App,
+    signer: &crate::ntfy::Signer,
+    mut response: reqwest::Response,
+) -> HandlerResult {
     let mut pending = String::new();
     while let Some(chunk) = response.chunk().await? {
         pending.push_str(&String::from_utf8_lossy(&chunk));
@@ -152,14 +194,35 @@ async fn follow(app: &App, mut response: reqwest::Response) -> HandlerResult {
             if event.event != "message" {
                 continue;
             }
-            if let Some(answer) = event.message.as_deref().and_then(crate::ntfy::parse_answer) {
-                apply_phone_answer(app, answer).await?;
+            let body = event.message.as_deref().unwrap_or_default();
+            match signer.verify(body, app.clock.now()) {
+                Ok(answer) => apply_phone_answer(app, answer).await?,
+                Err(refusal) => refuse_reply(app, body, &refusal).await?,
             }
             app.store
                 .set_cursor(NTFY_CURSOR, &event.id, app.clock.now())
                 .await?;
         }
     }
+    Ok(())
+}
+
+/// A reply without a valid signature, or expired, changes nothing: it is
+/// logged and audited.
+async fn refuse_reply(app: &App, body: &str, refusal: &crate::ntfy::Refusal) -> HandlerResult {
+    use serde_json::json;
+    use ulias_core::store::{ActorRole, AuditEntry};
+    let body: String = body.chars().take(200).collect();
+    tracing::warn!(%refusal, %body, "an ntfy reply was refused");
+    let entry = AuditEntry {
+        actor: "ntfy",
+        role: ActorRole::Unknown,
+        action: "ntfy_reply_refused",
+        target_kind: Some("decision"),
+        target_id: body.split(':').nth(1).map(str::to_owned),
+        details: json!({"reason": refusal.to_string(), "body": body}),
+    };
+    app.store.audit(&entry, app.clock.now()).await?;
     Ok(())
 }
 
@@ -354,16 +417,19 @@ async fn weekly_summary(app: &App) -> HandlerResult {
         .caption(app.texts.get("weekly-chart"))
         .await?;
     app.store.set_cursor(WEEKLY_CURSOR, &week, now).await?;
-    push_summary(app, &text);
+    push_summary(app, &text).await?;
     Ok(())
 }
 
-/// Pushes a summary by ntfy (its first line as the title), in the background.
-fn push_summary(app: &App, text: &str) {
-    if let Some(ntfy) = &app.ntfy {
-        let title = text.lines().next().unwrap_or_default().to_owned();
-        ntfy.push(title, text.to_owned(), ulias_core::domain::Urgency::Low);
+/// Queues a summary for ntfy (its first line as the title).
+async fn push_summary(app: &App, text: &str) -> HandlerResult {
+    if app.ntfy.is_some() {
+        let title = text.lines().next().unwrap_or_default();
+        let push =
+            crate::ntfy::compose::alert(&app.texts, title, text, ulias_core::domain::Urgency::Low);
+        app.store.queue_push(&push, app.clock.now()).await?;
     }
+    Ok(())
 }
 
 /// Today's summary (UTC), as text.
@@ -395,7 +461,7 @@ pub async fn send_summary(app: &App, chat: i64) -> HandlerResult {
         )
         .caption(app.texts.get("report-chart"))
         .await?;
-    push_summary(app, &text);
+    push_summary(app, &text).await?;
     Ok(())
 }
 
