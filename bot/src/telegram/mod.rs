@@ -20,6 +20,7 @@ mod log_channel;
 mod notify;
 mod operations;
 mod outbox;
+mod phone;
 mod previews;
 mod profile;
 mod proposals;
@@ -110,7 +111,7 @@ pub async fn run(
         tokio::spawn(groups_loop(app.clone())),
         tokio::spawn(notify::run(app.clone())),
         tokio::spawn(log_channel::run(app.clone())),
-        tokio::spawn(notify::ntfy_replies(app.clone())),
+        tokio::spawn(phone::ntfy_replies(app.clone())),
         tokio::spawn(send_pushes(app.clone())),
         tokio::spawn(notify::x_mentions(app.clone())),
     ];
