@@ -302,6 +302,12 @@ pub const KEYS: &[&str] = &[
     "validation-changed-by",
     "escalation-words",
     "escalation-replanned",
+    "ntfy-decision-title",
+    "ntfy-outcome-title",
+    "ntfy-outcome-answered",
+    "ntfy-outcome-timed-out",
+    "ntfy-outcome-cancelled",
+    "ntfy-more-in-chat",
 ];
 
 /// The texts of one language.

@@ -1,18 +1,33 @@
 //! ntfy: push notifications for alerts, and decisions answered with up to 3
-//! buttons (A/B/C). Each button is an `http` action that POSTs
-//! `decision:<id>:<letter>` to a private reply topic with a token that may
-//! only publish there; the bot follows that topic's JSON stream, resuming
-//! with `since=<last id>` after a drop or a restart, and applies each
-//! answer once (the store refuses a second answer).
+//! buttons (A/B/C). Each button is an `http` action that POSTs a signed
+//! `decision:<id>:<letter>:<expiry>:<signature>` ([`signing`]) to a private
+//! reply topic with a token that may only publish there; the bot follows
+//! that topic's JSON stream, resuming with `since=<last id>` after a drop or
+//! a restart, and applies each answer once (the store refuses a second
+//! answer). Nothing is pushed directly: pushes are queued in the store and
+//! sent by [`outbox::run`], which retries what ntfy refused.
+//!
+//! # Layout
+//! - [`signing`]: the signed answer bodies.
+//! - [`compose`]: alerts, decisions and outcomes as pushes, in the chat's
+//!   language and within ntfy's size limit.
+//! - [`outbox`]: the loop that sends queued pushes, with backoff.
+
+pub mod compose;
+pub mod outbox;
+pub mod signing;
 
 use std::time::Duration;
 
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use ulias_core::domain::{Decision, Urgency};
+use ulias_core::domain::Urgency;
 use ulias_core::settings::{HttpSettings, NtfySettings};
+use ulias_core::store::PushPayload;
 use url::Url;
+
+pub use self::signing::{Refusal, Signer};
 
 /// The letters of a decision's buttons.
 pub const LETTERS: [char; 3] = ['A', 'B', 'C'];
@@ -26,6 +41,22 @@ pub enum NtfyError {
     Refused { status: u16, body: String },
     #[error("bad ntfy URL: {0}")]
     Url(#[from] url::ParseError),
+    #[error(transparent)]
+    Key(#[from] signing::BadKey),
+}
+
+impl NtfyError {
+    /// Whether sending the same push again cannot succeed: ntfy refused
+    /// the request itself (400, 413), not the moment (down, 429, 5xx).
+    pub fn is_permanent(&self) -> bool {
+        matches!(
+            self,
+            Self::Refused {
+                status: 400 | 413,
+                ..
+            } | Self::Url(_)
+        )
+    }
 }
 
 /// A client of one ntfy server.
@@ -37,6 +68,9 @@ pub struct Ntfy {
     reply_topic: String,
     token: Option<SecretString>,
     reply_token: Option<SecretString>,
+    /// Signs and checks answers; without a key, decisions are pushed
+    /// without buttons and no reply is accepted.
+    signer: Option<Signer>,
 }
 
 /// One event of a topic's JSON stream.
@@ -71,11 +105,51 @@ impl Ntfy {
             reply_topic: settings.reply_topic.clone(),
             token: settings.token.clone(),
             reply_token: settings.reply_token.clone(),
+            signer: settings
+                .signing_key
+                .as_ref()
+                .map(|key| Signer::from_hex(key.expose_secret()))
+                .transpose()?,
         }))
     }
 
+    /// The answers' signer, when `ntfy.signing_key` is set.
+    pub fn signer(&self) -> Option<&Signer> {
+        self.signer.as_ref()
+    }
+
+    /// Sends a queued push to the alert topic; its buttons post their body
+    /// to the reply topic with the reply token.
+    pub async fn send(&self, push: &PushPayload) -> Result<(), NtfyError> {
+        let reply_url = self.server.join(&self.reply_topic)?;
+        let actions = push
+            .actions
+            .iter()
+            .map(|action| {
+                let mut headers = serde_json::Map::new();
+                if let Some(token) = &self.reply_token {
+                    headers.insert(
+                        "Authorization".into(),
+                        json!(format!("Bearer {}", token.expose_secret())),
+                    );
+                }
+                json!({
+                    "action": "http",
+                    "label": action.label,
+                    "url": reply_url.as_str(),
+                    "method": "POST",
+                    "body": action.body,
+                    "headers": headers,
+                    "clear": true,
+                })
+            })
+            .collect();
+        self.publish(&push.title, &push.message, push.urgency, actions)
+            .await
+    }
+
     /// Pushes a message to the alert topic.
-    pub async fn publish(
+    async fn publish(
         &self,
         title: &str,
         message: &str,
@@ -104,66 +178,6 @@ impl Ntfy {
         Ok(())
     }
 
-    /// A decision as a push with one button per option (at most 3: A, B, C).
-    pub async fn publish_decision(
-        &self,
-        decision: &Decision,
-        labels: &[String],
-        text: &str,
-    ) -> Result<(), NtfyError> {
-        let reply_url = self.server.join(&self.reply_topic)?;
-        let actions = labels
-            .iter()
-            .zip(LETTERS)
-            .map(|(option, letter)| {
-                let mut headers = serde_json::Map::new();
-                if let Some(token) = &self.reply_token {
-                    headers.insert(
-                        "Authorization".into(),
-                        json!(format!("Bearer {}", token.expose_secret())),
-                    );
-                }
-                json!({
-                    "action": "http",
-                    "label": format!("{letter}: {option}"),
-                    "url": reply_url.as_str(),
-                    "method": "POST",
-                    "body": format!("decision:{}:{letter}", decision.id),
-                    "headers": headers,
-                    "clear": true,
-                })
-            })
-            .collect();
-        self.publish(
-            &format!("Decision #{}", decision.id),
-            text,
-            decision.urgency,
-            actions,
-        )
-        .await
-    }
-
-    /// Pushes a message in the background: whoever pushes never waits on
-    /// ntfy (a failure is logged).
-    pub fn push(&self, title: String, message: String, urgency: Urgency) {
-        let ntfy = self.clone();
-        tokio::spawn(async move {
-            if let Err(error) = ntfy.publish(&title, &message, urgency, Vec::new()).await {
-                tracing::warn!(%error, %title, "could not push by ntfy");
-            }
-        });
-    }
-
-    /// Pushes a decision with its A/B/C actions in the background.
-    pub fn push_decision(&self, decision: Decision, labels: Vec<String>, text: String) {
-        let ntfy = self.clone();
-        tokio::spawn(async move {
-            if let Err(error) = ntfy.publish_decision(&decision, &labels, &text).await {
-                tracing::warn!(%error, decision = %decision.id, "could not push the decision by ntfy");
-            }
-        });
-    }
-
     /// Opens the reply topic's JSON stream from after `since` (an event id),
     /// or from now.
     pub async fn subscribe(&self, since: Option<&str>) -> Result<reqwest::Response, NtfyError> {
@@ -184,23 +198,6 @@ impl Ntfy {
         }
         Ok(response)
     }
-}
-
-/// Reads the answer a reply carries (`decision:42:B`), if it is one.
-pub fn parse_answer(message: &str) -> Option<Answer> {
-    let mut parts = message.trim().split(':');
-    if parts.next()? != "decision" {
-        return None;
-    }
-    let decision = parts.next()?.parse().ok()?;
-    let letter = parts.next()?.chars().next()?;
-    let option = LETTERS
-        .iter()
-        .position(|l| *l == letter.to_ascii_uppercase())?;
-    parts
-        .next()
-        .is_none()
-        .then_some(Answer { decision, option })
 }
 
 /// ntfy's priority (1–5) for an urgency.
@@ -224,28 +221,6 @@ fn tag(urgency: Urgency) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_answer_is_read_from_its_body_and_anything_else_is_not() {
-        assert_eq!(
-            parse_answer("decision:42:B"),
-            Some(Answer {
-                decision: 42,
-                option: 1
-            })
-        );
-        assert_eq!(
-            parse_answer(" decision:7:a\n"),
-            Some(Answer {
-                decision: 7,
-                option: 0
-            })
-        );
-        assert_eq!(parse_answer("decision:7:D"), None);
-        assert_eq!(parse_answer("decision:x:A"), None);
-        assert_eq!(parse_answer("hello"), None);
-        assert_eq!(parse_answer("decision:1:A:extra"), None);
-    }
 
     #[test]
     fn urgency_maps_to_ntfy_priorities() {

@@ -4,6 +4,12 @@
 //! `poll=1`, an `open` event first and keepalives. Tests read what was
 //! published, "tap" an action by sending its request, and drop every open
 //! stream to check that the subscriber resumes.
+//!
+//! It keeps ntfy 2.x's rules: once a token is granted access
+//! ([`FakeNtfy::grant`]) anonymous access is denied (403) and an unknown
+//! token is refused (401); a message over 4,096 bytes is refused (400).
+//! Tests can make it refuse publishing (429) or be down (502 from the proxy
+//! in front of it, every stream dropped).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test support fails loudly
 
@@ -16,6 +22,7 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -34,8 +41,27 @@ pub struct Published {
     pub authorization: Option<String>,
 }
 
+/// ntfy's limit on a message's size.
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// What a token may do on a topic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    ReadWrite,
+}
+
 #[derive(Default)]
 struct World {
+    /// token → topic → access; empty: everyone may do everything.
+    grants: HashMap<String, HashMap<String, Access>>,
+    /// Set by [`FakeNtfy::refuse_publishing`]: publishes answered 429.
+    refusing_publishes: bool,
+    /// Set by [`FakeNtfy::set_down`]: every request answered 502.
+    down: bool,
+    /// Publish requests refused (429, 400, 401, 403, down).
+    publishes_refused: usize,
     messages: Vec<Published>,
     next: u64,
     streams_opened: usize,
@@ -71,6 +97,7 @@ impl FakeNtfy {
             .route("/", post(publish_json))
             .route("/{topic}", post(publish_plain))
             .route("/{topic}/json", get(stream))
+            .layer(middleware::from_fn_with_state(shared.clone(), proxy))
             .with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
             .await
@@ -112,6 +139,39 @@ impl FakeNtfy {
     /// How many subscriptions were asked for, refused ones included.
     pub fn streams_asked(&self) -> usize {
         self.shared.world.lock().unwrap().streams_asked
+    }
+
+    /// Gives `token` access to `topic`. From the first grant on, requests
+    /// without a token are refused, as on a server with `auth-default-access: deny-all`.
+    pub fn grant(&self, token: &str, topic: &str, access: Access) {
+        self.shared
+            .world
+            .lock()
+            .unwrap()
+            .grants
+            .entry(token.to_owned())
+            .or_default()
+            .insert(topic.to_owned(), access);
+    }
+
+    /// Refuses every publish with 429, as ntfy's per-IP limit does (or
+    /// accepts them again).
+    pub fn refuse_publishing(&self, refusing: bool) {
+        self.shared.world.lock().unwrap().refusing_publishes = refusing;
+    }
+
+    /// Takes the server down (every request answered 502 by the proxy in
+    /// front of it, every stream closed) or brings it back.
+    pub fn set_down(&self, down: bool) {
+        self.shared.world.lock().unwrap().down = down;
+        if down {
+            self.drop_streams();
+        }
+    }
+
+    /// How many publish requests were refused.
+    pub fn publishes_refused(&self) -> usize {
+        self.shared.world.lock().unwrap().publishes_refused
     }
 
     /// Closes every open stream, as a network drop would.
@@ -177,6 +237,81 @@ fn store(
     published
 }
 
+/// Answers every request 502 while the server is down.
+async fn proxy(
+    State(shared): State<Arc<Shared>>,
+    request: axum::extract::Request,
+    next: Next,
+) -> Response {
+    let down = shared.world.lock().unwrap().down;
+    if down {
+        if request.method() == axum::http::Method::POST {
+            shared.world.lock().unwrap().publishes_refused += 1;
+        }
+        return (StatusCode::BAD_GATEWAY, "502 Bad Gateway").into_response();
+    }
+    next.run(request).await
+}
+
+fn refusal(status: StatusCode, code: u32, error: &str) -> Response {
+    let body = json!({"code": code, "http": status.as_u16(), "error": error});
+    (status, Json(body)).into_response()
+}
+
+/// ntfy's access check: `None` when `headers` may `want` on `topic`.
+fn denied(world: &World, headers: &HeaderMap, topic: &str, want: Access) -> Option<Response> {
+    if world.grants.is_empty() {
+        return None;
+    }
+    let Some(token) = authorization(headers)
+        .as_deref()
+        .and_then(|a| a.strip_prefix("Bearer "))
+        .map(str::to_owned)
+    else {
+        return Some(refusal(StatusCode::FORBIDDEN, 40301, "forbidden"));
+    };
+    let Some(topics) = world.grants.get(&token) else {
+        return Some(refusal(StatusCode::UNAUTHORIZED, 40101, "unauthorized"));
+    };
+    let allowed = match (topics.get(topic), want) {
+        (Some(Access::ReadWrite), _) => true,
+        (Some(granted), wanted) => *granted == wanted,
+        (None, _) => false,
+    };
+    (!allowed).then(|| refusal(StatusCode::FORBIDDEN, 40301, "forbidden"))
+}
+
+/// Why a publish to `topic` is refused, if it is (and counts it).
+fn refuse_publish(
+    shared: &Shared,
+    headers: &HeaderMap,
+    topic: &str,
+    message: &str,
+) -> Option<Response> {
+    let mut world = shared.world.lock().unwrap();
+    let refused = if world.refusing_publishes {
+        Some(refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            42901,
+            "limit reached: too many requests",
+        ))
+    } else if let Some(denied) = denied(&world, headers, topic, Access::Write) {
+        Some(denied)
+    } else if message.len() > MAX_MESSAGE_BYTES {
+        Some(refusal(
+            StatusCode::BAD_REQUEST,
+            40000,
+            "invalid request: message too large",
+        ))
+    } else {
+        None
+    };
+    if refused.is_some() {
+        world.publishes_refused += 1;
+    }
+    refused
+}
+
 fn authorization(headers: &HeaderMap) -> Option<String> {
     headers
         .get("authorization")
@@ -197,6 +332,9 @@ async fn publish_json(
         return (StatusCode::BAD_REQUEST, "{\"error\":\"topic missing\"}").into_response();
     };
     let message = body["message"].as_str().unwrap_or_default().to_owned();
+    if let Some(refused) = refuse_publish(&shared, &headers, topic, &message) {
+        return refused;
+    }
     let published = store(
         &shared,
         topic,
@@ -214,6 +352,9 @@ async fn publish_plain(
     body: Bytes,
 ) -> Response {
     let message = String::from_utf8_lossy(&body).into_owned();
+    if let Some(refused) = refuse_publish(&shared, &headers, &topic, &message) {
+        return refused;
+    }
     let header_map: serde_json::Map<String, Value> = headers
         .iter()
         .filter_map(|(k, v)| Some((k.to_string(), json!(v.to_str().ok()?))))
@@ -231,6 +372,7 @@ async fn publish_plain(
 async fn stream(
     State(shared): State<Arc<Shared>>,
     Path(topic): Path<String>,
+    headers: HeaderMap,
     uri: Uri,
 ) -> Response {
     let query: HashMap<String, String> =
@@ -245,6 +387,9 @@ async fn stream(
             let body =
                 json!({"code": 42908, "http": 429, "error": "limit reached: too many requests"});
             return (StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response();
+        }
+        if let Some(denied) = denied(&world, &headers, &topic, Access::Read) {
+            return denied;
         }
     }
     let backlog: Vec<Published> = {

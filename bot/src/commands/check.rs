@@ -108,7 +108,7 @@ pub fn summary(settings: &Settings, source: &SettingsSource) -> Vec<String> {
     let ntfy = &settings.ntfy;
     lines.push(if ntfy.enabled() {
         format!(
-            "ntfy       topic `{}` on {}, answers on `{}`{}",
+            "ntfy       topic `{}` on {}, answers on `{}`{}{}",
             ntfy.topic,
             ntfy.server,
             ntfy.reply_topic,
@@ -116,6 +116,11 @@ pub fn summary(settings: &Settings, source: &SettingsSource) -> Vec<String> {
                 ", token set"
             } else {
                 ", no token"
+            },
+            if ntfy.signing_key.is_some() {
+                ", answers signed"
+            } else {
+                ", no signing key: no A/B/C buttons"
             }
         )
     } else {

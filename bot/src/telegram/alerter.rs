@@ -3,27 +3,34 @@
 use async_trait::async_trait;
 use teloxide::prelude::*;
 use ulias_agents::alerts::{Alert, AlertLevel, Alerter};
+use ulias_core::clock::SharedClock;
 use ulias_core::domain::Urgency;
+use ulias_core::store::Store;
 
 use super::TgBot;
 use crate::i18n::{Arg, Texts, arg};
-use crate::ntfy::Ntfy;
 
-/// Sends every alert to the CEO's chat, and pushes it by ntfy when set.
+/// Sends every alert to the CEO's chat, and queues it for ntfy when set.
 pub struct TelegramAlerter {
     bot: TgBot,
     chat: Option<i64>,
     texts: Texts,
-    ntfy: Option<Ntfy>,
+    /// Where pushes are queued for the ntfy outbox, when ntfy is on.
+    pushes: Option<(Store, SharedClock)>,
 }
 
 impl TelegramAlerter {
-    pub fn new(bot: TgBot, chat: Option<i64>, texts: Texts, ntfy: Option<Ntfy>) -> Self {
+    pub fn new(
+        bot: TgBot,
+        chat: Option<i64>,
+        texts: Texts,
+        pushes: Option<(Store, SharedClock)>,
+    ) -> Self {
         Self {
             bot,
             chat,
             texts,
-            ntfy,
+            pushes,
         }
     }
 }
@@ -44,16 +51,19 @@ pub fn render(texts: &Texts, alert: &Alert) -> (String, String) {
 #[async_trait]
 impl Alerter for TelegramAlerter {
     async fn alert(&self, alert: Alert) -> Result<(), String> {
-        if let Some(ntfy) = &self.ntfy {
+        if let Some((store, clock)) = &self.pushes {
             let urgency = match alert.level {
                 AlertLevel::Info => Urgency::Normal,
                 AlertLevel::Warning => Urgency::High,
                 AlertLevel::Critical => Urgency::Critical,
             };
             let (title, body) = render(&self.texts, &alert);
-            // In the background: the chat never waits on ntfy, and a chat
-            // that fails never skips the push.
-            ntfy.push(title, body, urgency);
+            // Queued, for the outbox: the chat never waits on ntfy, and a
+            // chat that fails never skips the push.
+            let push = crate::ntfy::compose::alert(&self.texts, &title, &body, urgency);
+            if let Err(error) = store.queue_push(&push, clock.now()).await {
+                tracing::warn!(%error, %title, "could not queue an alert for ntfy");
+            }
         }
         let Some(chat) = self.chat else {
             tracing::warn!(%alert, "no CEO chat is configured for alerts");

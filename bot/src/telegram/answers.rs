@@ -52,7 +52,7 @@ async fn answer(app: &App, pending: &ProgressMessage) -> HandlerResult {
         .record_answer(objective.id, i64::from(sent.id.0), app.clock.now())
         .await?;
     if ceo_away(app).await? {
-        push(app, &objective, &text);
+        push(app, &objective, &text).await?;
     }
     Ok(())
 }
@@ -120,13 +120,16 @@ pub async fn ceo_seen(app: &App) -> HandlerResult {
     Ok(())
 }
 
-fn push(app: &App, objective: &Objective, text: &str) {
-    let Some(ntfy) = &app.ntfy else {
-        return;
-    };
-    let title = text.lines().next().unwrap_or(&objective.title).to_owned();
+/// Queues the answer for ntfy: its first line as the title.
+async fn push(app: &App, objective: &Objective, text: &str) -> HandlerResult {
+    if app.ntfy.is_none() {
+        return Ok(());
+    }
+    let title = text.lines().next().unwrap_or(&objective.title);
     let body = text.lines().skip(1).collect::<Vec<_>>().join("\n");
-    ntfy.push(title, body, Urgency::Normal);
+    let push = crate::ntfy::compose::alert(&app.texts, title, &body, Urgency::Normal);
+    app.store.queue_push(&push, app.clock.now()).await?;
+    Ok(())
 }
 
 /// Details: each task with its outcome, confidence and cost.

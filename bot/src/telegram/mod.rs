@@ -21,6 +21,7 @@ mod log_channel;
 mod notify;
 mod operations;
 mod outbox;
+mod phone;
 mod previews;
 mod profile;
 mod proposals;
@@ -127,7 +128,8 @@ pub async fn run(
         tokio::spawn(groups_loop(app.clone())),
         tokio::spawn(notify::run(app.clone())),
         tokio::spawn(log_channel::run(app.clone())),
-        tokio::spawn(notify::ntfy_replies(app.clone())),
+        tokio::spawn(phone::ntfy_replies(app.clone())),
+        tokio::spawn(send_pushes(app.clone())),
         tokio::spawn(notify::x_mentions(app.clone())),
     ];
     let mut dispatcher = Dispatcher::builder(app.bot.clone(), handler_tree())
@@ -249,7 +251,7 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         bot.clone(),
         roles.ceo_chat,
         texts.clone(),
-        ntfy.clone(),
+        ntfy.as_ref().map(|_| (store.clone(), clock.clone())),
     ));
     let pools = Pools::from_settings(&settings.models, MODEL_TIMEOUT)?;
     let embedder = pools
@@ -284,6 +286,18 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         bot,
         username,
     })
+}
+
+/// Sends the queued ntfy pushes, when ntfy is configured.
+async fn send_pushes(app: Arc<App>) {
+    let Some(ntfy) = app.ntfy.clone() else {
+        return;
+    };
+    // Longer than any request may take, so a slow send is never sent twice.
+    let http = &app.settings.http;
+    let longest = (http.connect_timeout_seconds + http.request_timeout_seconds + 60).min(86_400);
+    let stale_after = chrono::TimeDelta::seconds(i64::try_from(longest).unwrap_or(86_400));
+    crate::ntfy::outbox::run(app.store.clone(), app.clock.clone(), ntfy, stale_after).await;
 }
 
 /// The engine's settings.

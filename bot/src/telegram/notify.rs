@@ -39,6 +39,10 @@ pub async fn run(app: Arc<App>) {
             ("validations", validations(&app).await),
             ("decisions", decisions(&app).await),
             ("timed-out decisions", timed_out(&app).await),
+            (
+                "decision outcomes on the phone",
+                super::phone::phone_outcomes(&app).await,
+            ),
             ("progress", progress(&app, &mut shown).await),
         ] {
             if let Err(error) = result {
@@ -66,140 +70,13 @@ async fn decisions(app: &App) -> HandlerResult {
         return Ok(());
     };
     for decision in app.store.unposted_decisions().await? {
+        // Queued first: a decision is pushed once (the store keeps one
+        // push per decision), even if posting it to the chat is retried.
+        super::phone::push_decision(app, &decision).await?;
         let message = post_decision(app, chat, &decision).await?;
         app.store
             .set_decision_message(decision.id, chat, i64::from(message.0))
             .await?;
-        if let Some(ntfy) = &app.ntfy {
-            ntfy.push_decision(
-                decision.clone(),
-                crate::decision_text::option_labels(&app.texts, &decision),
-                decision_text(app, &decision),
-            );
-        }
-    }
-    Ok(())
-}
-
-/// The cursor of the ntfy reply topic's stream.
-const NTFY_CURSOR: &str = "ntfy_replies";
-
-/// Follows the ntfy reply topic: each `decision:<id>:<letter>` answers its
-/// decision once (a repeat is refused by the store and ignored). The last
-/// event read is kept, so a dropped stream or a restart resumes after it.
-pub async fn ntfy_replies(app: Arc<App>) {
-    let Some(ntfy) = app.ntfy.clone() else {
-        return;
-    };
-    let mut backoff = RECONNECT_MIN;
-    loop {
-        match open_stream(&app, &ntfy).await {
-            // Refused or unreachable: wait longer each time (ntfy limits
-            // requests per IP; retrying every second gets the pushes
-            // blocked too).
-            Err(error) => {
-                tracing::warn!(%error, ?backoff, "the ntfy reply stream cannot be opened; trying again later");
-                let nanos = app.clock.now().timestamp_subsec_nanos();
-                tokio::time::sleep(with_jitter(backoff, nanos)).await;
-                backoff = next_backoff(backoff);
-            }
-            Ok(response) => {
-                backoff = RECONNECT_MIN;
-                if let Err(error) = follow(&app, response).await {
-                    tracing::warn!(%error, "the ntfy reply stream stopped; reconnecting");
-                }
-                tokio::time::sleep(RECONNECT_MIN).await;
-            }
-        }
-    }
-}
-
-/// The first wait before reconnecting, and the longest.
-const RECONNECT_MIN: Duration = Duration::from_secs(1);
-const RECONNECT_MAX: Duration = Duration::from_secs(300);
-
-/// The wait after `current` failed too: twice as long, at most [`RECONNECT_MAX`].
-fn next_backoff(current: Duration) -> Duration {
-    (current * 2).min(RECONNECT_MAX)
-}
-
-/// `wait` plus up to a quarter more, picked by `nanos` (the clock's), so
-/// several processes do not retry in step.
-fn with_jitter(wait: Duration, nanos: u32) -> Duration {
-    wait + wait.mul_f64(f64::from(nanos % 1000) / 4000.0)
-}
-
-/// Opens the reply stream after the last event read.
-async fn open_stream(
-    app: &App,
-    ntfy: &crate::ntfy::Ntfy,
-) -> Result<reqwest::Response, super::handlers::HandlerError> {
-    let since = app.store.cursor(NTFY_CURSOR).await?;
-    Ok(ntfy
-        .subscribe(Some(since.as_deref().unwrap_or("all")))
-        .await?)
-}
-
-async fn follow(app: &App, mut response: reqwest::Response) -> HandlerResult {
-    let mut pending = String::new();
-    while let Some(chunk) = response.chunk().await? {
-        pending.push_str(&String::from_utf8_lossy(&chunk));
-        while let Some(end) = pending.find('\n') {
-            let line: String = pending.drain(..=end).collect();
-            let Ok(event) = serde_json::from_str::<crate::ntfy::StreamEvent>(line.trim()) else {
-                continue;
-            };
-            if event.event != "message" {
-                continue;
-            }
-            if let Some(answer) = event.message.as_deref().and_then(crate::ntfy::parse_answer) {
-                apply_phone_answer(app, answer).await?;
-            }
-            app.store
-                .set_cursor(NTFY_CURSOR, &event.id, app.clock.now())
-                .await?;
-        }
-    }
-    Ok(())
-}
-
-async fn apply_phone_answer(app: &App, answer: crate::ntfy::Answer) -> HandlerResult {
-    use ulias_core::domain::{DecisionAnswer, DecisionId};
-    use ulias_core::store::StoreError;
-    let id = DecisionId::new(answer.decision);
-    let reply = DecisionAnswer {
-        option: answer.option,
-        by: "ntfy".to_owned(),
-    };
-    let decision = match app.store.answer_decision(id, &reply, app.clock.now()).await {
-        Ok(decision) => decision,
-        // Answered already (by button, by an earlier tap, or timed out), or
-        // not an option of this decision: nothing to apply.
-        Err(
-            StoreError::IllegalTransition { .. }
-            | StoreError::Invalid(_)
-            | StoreError::NotFound { .. },
-        ) => return Ok(()),
-        Err(error) => return Err(error.into()),
-    };
-    let applied = match app.engine.apply_decision(&decision).await {
-        Ok(applied) => Some(applied),
-        Err(error) => {
-            tracing::warn!(decision = %id, %error, "decision answered, not carried out yet");
-            None
-        }
-    };
-    if let Some((chat, message)) = app.store.decision_message(id).await? {
-        let message = MessageId(i32::try_from(message)?);
-        app.bot
-            .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
-            .await?;
-        let told = applied
-            .as_ref()
-            .and_then(|a| super::operations::applied_text(&app.texts, a, app.clock.now()));
-        if let Some(text) = told {
-            app.bot.send_message(ChatId(chat), clip(&text)).await?;
-        }
     }
     Ok(())
 }
@@ -354,16 +231,19 @@ async fn weekly_summary(app: &App) -> HandlerResult {
         .caption(app.texts.get("weekly-chart"))
         .await?;
     app.store.set_cursor(WEEKLY_CURSOR, &week, now).await?;
-    push_summary(app, &text);
+    push_summary(app, &text).await?;
     Ok(())
 }
 
-/// Pushes a summary by ntfy (its first line as the title), in the background.
-fn push_summary(app: &App, text: &str) {
-    if let Some(ntfy) = &app.ntfy {
-        let title = text.lines().next().unwrap_or_default().to_owned();
-        ntfy.push(title, text.to_owned(), ulias_core::domain::Urgency::Low);
+/// Queues a summary for ntfy (its first line as the title).
+async fn push_summary(app: &App, text: &str) -> HandlerResult {
+    if app.ntfy.is_some() {
+        let title = text.lines().next().unwrap_or_default();
+        let push =
+            crate::ntfy::compose::alert(&app.texts, title, text, ulias_core::domain::Urgency::Low);
+        app.store.queue_push(&push, app.clock.now()).await?;
     }
+    Ok(())
 }
 
 /// Today's summary (UTC), as text.
@@ -395,7 +275,7 @@ pub async fn send_summary(app: &App, chat: i64) -> HandlerResult {
         )
         .caption(app.texts.get("report-chart"))
         .await?;
-    push_summary(app, &text);
+    push_summary(app, &text).await?;
     Ok(())
 }
 

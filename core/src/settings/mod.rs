@@ -532,6 +532,10 @@ pub struct NtfySettings {
     /// A token that may only publish to the reply topic: it is visible to
     /// anyone who can read the alert topic, since buttons carry it.
     pub reply_token: Option<SecretString>,
+    /// The key A/B/C answers are signed with: 64 hex characters (32 bytes).
+    /// Each button carries a signature of (decision, option, expiry); a
+    /// reply without a valid one changes nothing. Required with a topic.
+    pub signing_key: Option<SecretString>,
 }
 
 impl Default for NtfySettings {
@@ -542,6 +546,7 @@ impl Default for NtfySettings {
             reply_topic: String::new(),
             token: None,
             reply_token: None,
+            signing_key: None,
         }
     }
 }

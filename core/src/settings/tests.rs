@@ -192,13 +192,91 @@ fn a_webhook_secret_telegram_would_refuse_is_a_settings_error_not_a_panic() {
     assert!(parse(&text).is_ok());
 }
 
+const NTFY_KEY: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+/// An `[ntfy]` section on `server` with the given extra lines.
+fn ntfy(server: &str, topics: (&str, &str), extra: &str) -> String {
+    format!(
+        "[ntfy]\nserver = \"{server}\"\ntopic = \"{}\"\nreply_topic = \"{}\"\n{extra}",
+        topics.0, topics.1
+    )
+}
+
+const TOKENS: &str = "token = \"tk_bot\"\nreply_token = \"tk_reply\"\n";
+
 #[test]
 fn ntfy_needs_a_separate_reply_topic() {
-    let error =
-        parse("[ntfy]\ntopic = \"ulias-alerts\"\nreply_topic = \"ulias-alerts\"\n").unwrap_err();
-    assert_eq!(problem_keys(&error), ["ntfy.reply_topic"]);
-    let ok = parse("[ntfy]\ntopic = \"ulias-alerts\"\nreply_topic = \"ulias-replies\"\n").unwrap();
+    let signed = format!("{TOKENS}signing_key = \"{NTFY_KEY}\"\n");
+    let same = ntfy("https://ntfy.sh", ("ulias-alerts", "ulias-alerts"), &signed);
+    assert_eq!(
+        problem_keys(&parse(&same).unwrap_err()),
+        ["ntfy.reply_topic"]
+    );
+    let ok = parse(&ntfy(
+        "https://ntfy.sh",
+        ("ulias-alerts", "ulias-replies"),
+        &signed,
+    ))
+    .unwrap();
     assert!(ok.ntfy.enabled());
+}
+
+#[test]
+fn ntfy_answers_need_a_signing_key_of_64_hex_characters() {
+    let topics = ("ulias-alerts", "ulias-replies");
+    let none = ntfy("https://ntfy.sh", topics, TOKENS);
+    assert_eq!(
+        problem_keys(&parse(&none).unwrap_err()),
+        ["ntfy.signing_key"]
+    );
+    let short = ntfy(
+        "https://ntfy.sh",
+        topics,
+        &format!("{TOKENS}signing_key = \"abc\"\n"),
+    );
+    let error = parse(&short).unwrap_err();
+    assert_eq!(problem_keys(&error), ["ntfy.signing_key"]);
+    assert!(error.to_string().contains("64 hex"), "{error}");
+}
+
+#[test]
+fn a_public_ntfy_server_without_tokens_is_refused() {
+    let topics = ("ulias-alerts", "ulias-replies");
+    let key = format!("signing_key = \"{NTFY_KEY}\"\n");
+    for server in [
+        "https://ntfy.sh",
+        "https://ntfy.example.org",
+        "http://203.0.113.7",
+    ] {
+        let error = parse(&ntfy(server, topics, &key)).unwrap_err();
+        assert_eq!(
+            problem_keys(&error),
+            ["ntfy.token", "ntfy.reply_token"],
+            "{server}"
+        );
+    }
+    for server in [
+        "http://127.0.0.1:8080",
+        "http://192.168.1.4",
+        "http://ntfy.lan",
+        "http://[::1]:80",
+    ] {
+        assert!(parse(&ntfy(server, topics, &key)).is_ok(), "{server}");
+    }
+}
+
+#[test]
+fn the_reply_token_the_buttons_show_must_not_be_the_bots_own() {
+    let same = "token = \"tk_same\"\nreply_token = \"tk_same\"\n";
+    let text = ntfy(
+        "https://ntfy.sh",
+        ("ulias-alerts", "ulias-replies"),
+        &format!("{same}signing_key = \"{NTFY_KEY}\"\n"),
+    );
+    assert_eq!(
+        problem_keys(&parse(&text).unwrap_err()),
+        ["ntfy.reply_token"]
+    );
 }
 
 #[test]

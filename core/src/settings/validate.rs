@@ -413,6 +413,64 @@ fn check_ntfy(ntfy: &NtfySettings, problems: &mut Problems) {
             "ntfy.reply_topic",
             "the reply topic must differ from the alert topic",
         );
+        problems.check(
+            ntfy.signing_key.is_some(),
+            "ntfy.signing_key",
+            "A/B/C answers are signed: set 64 hex characters, e.g. from `openssl rand -hex 32`",
+        );
+        check_ntfy_tokens(ntfy, problems);
+    }
+    if let Some(key) = &ntfy.signing_key {
+        let key = key.expose_secret();
+        problems.check(
+            key.len() == 64 && key.chars().all(|c| c.is_ascii_hexdigit()),
+            "ntfy.signing_key",
+            "expected 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`",
+        );
+    }
+}
+
+/// On a server others can reach, topics without tokens can be read and
+/// written by anyone; the reply token, which buttons carry to whoever
+/// reads the alert topic, must not be the bot's own.
+fn check_ntfy_tokens(ntfy: &NtfySettings, problems: &mut Problems) {
+    if !is_private_host(&ntfy.server) {
+        for (key, token) in [
+            ("ntfy.token", &ntfy.token),
+            ("ntfy.reply_token", &ntfy.reply_token),
+        ] {
+            problems.check(
+                token.is_some(),
+                key,
+                "a public ntfy server needs tokens: anyone could read the alerts and answer",
+            );
+        }
+    }
+    if let (Some(token), Some(reply)) = (&ntfy.token, &ntfy.reply_token) {
+        problems.check(
+            token.expose_secret() != reply.expose_secret(),
+            "ntfy.reply_token",
+            "the buttons show the reply token to whoever reads the alert topic: \
+             use a token that may only publish to the reply topic",
+        );
+    }
+}
+
+/// Whether `url` names a host on this machine or a private network.
+fn is_private_host(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback() || ip.is_private() || ip.is_link_local(),
+        Some(url::Host::Ipv6(ip)) => {
+            ip.is_loopback() || ip.is_unique_local() || ip.is_unicast_link_local()
+        }
+        Some(url::Host::Domain(domain)) => {
+            let domain = domain.to_ascii_lowercase();
+            domain == "localhost"
+                || [".localhost", ".local", ".lan", ".internal", ".home.arpa"]
+                    .iter()
+                    .any(|suffix| domain.ends_with(suffix))
+        }
+        None => false,
     }
 }
 
