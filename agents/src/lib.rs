@@ -36,6 +36,7 @@ pub mod model;
 pub mod operations;
 pub mod pipelines;
 pub mod pools;
+pub mod publications;
 pub mod runner;
 pub mod scheduler;
 pub mod schemas;

@@ -302,6 +302,7 @@ pub const KEYS: &[&str] = &[
     "validation-changed-by",
     "escalation-words",
     "escalation-replanned",
+    "validation-unreadable",
     "ntfy-decision-title",
     "ntfy-outcome-title",
     "ntfy-outcome-answered",

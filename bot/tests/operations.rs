@@ -281,7 +281,11 @@ async fn each_operations_post_goes_to_its_own_group_whatever_its_payload_names()
         .create_validation(
             &post(
                 one,
-                json!({"args": {"text": "GM from one", "chat_id": GROUP_TWO}}),
+                json!({
+                    "tool": "tg_post",
+                    "args": {"text": "GM from one", "chat_id": GROUP_TWO},
+                    "content": {"kind": "post", "text": "GM from one"}
+                }),
             ),
             SystemClock.now(),
         )

@@ -319,3 +319,4 @@ ntfy-outcome-answered = "{ $option }", chosen by { $who }.
 ntfy-outcome-timed-out = No answer in time: "{ $option }" applied.
 ntfy-outcome-cancelled = No longer needed: nothing to choose.
 ntfy-more-in-chat = … the rest is in the Telegram chat.
+validation-unreadable = ⚠️ This output cannot be read as a publication ({ $error }): reject it.

@@ -319,3 +319,4 @@ ntfy-outcome-answered = « { $option } », choisi par { $who }.
 ntfy-outcome-timed-out = Pas de réponse à temps : « { $option } » appliqué.
 ntfy-outcome-cancelled = Plus nécessaire : rien à choisir.
 ntfy-more-in-chat = … la suite est dans le chat Telegram.
+validation-unreadable = ⚠️ Cette sortie ne se lit pas comme une publication ({ $error }) : rejetez-la.

@@ -365,7 +365,32 @@ async fn a_publish_tool_creates_a_validation_and_never_publishes() {
             .unwrap();
     assert_eq!(validation.kind, ValidationKind::Post);
     assert_eq!(validation.payload["args"]["text"], "We are back.");
+    assert_eq!(
+        validation.payload["content"],
+        json!({"kind": "post", "text": "We are back."}),
+        "the typed content the preview and the publisher both read"
+    );
     assert_eq!(h.db.scalar("SELECT COUNT(*) FROM publications").await, 0);
+}
+
+#[tokio::test]
+async fn a_publish_call_whose_arguments_are_not_its_content_is_refused_and_proposes_nothing() {
+    let turns = vec![
+        json!({"tool_calls": [{"name": "x_post", "arguments": {"body": "We are back.", "chat_id": -100}}]}),
+        json!({"tool_calls": [{"name": "finish", "arguments": {
+            "kind": "post", "parts": ["We are back."], "confidence": 0.8}}]}),
+    ];
+    let h = Harness::new(turns).await;
+    let task = h.claimed_task("cm", json!({})).await;
+
+    h.runner.run(&task, RunMode::Live).await.unwrap();
+
+    let refused = last_content(&h, 1);
+    assert!(
+        refused.contains("invalid arguments for x_post"),
+        "{refused}"
+    );
+    assert!(h.db.store.pending_validations().await.unwrap().is_empty());
 }
 
 #[tokio::test]

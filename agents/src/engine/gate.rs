@@ -8,6 +8,7 @@ use ulias_core::domain::{
 use ulias_core::store::StoreError;
 
 use super::{Engine, Settled, answers_now};
+use crate::publications::Content;
 use crate::runner::{RunError, RunOutcome};
 
 /// The verdict a gate step answers to stop its operation.
@@ -87,7 +88,8 @@ impl Engine {
             operation_id: task.operation_id,
             kind,
             target,
-            payload: json!({"step": task.step_key, "title": task.title, "output": output}),
+            payload: Content::from_output(kind, output)
+                .payload(json!({"step": task.step_key, "title": task.title, "output": output})),
         };
         store
             .create_validation(&validation, self.runner.clock.now())

@@ -5,12 +5,13 @@ use std::collections::{HashMap, VecDeque};
 
 use serde_json::{Value, json};
 use ulias_core::domain::{
-    DecisionId, DecisionKind, DecisionOption, DecisionStatus, NewDecision, NewValidation, Task,
-    Urgency,
+    DecisionId, DecisionKind, DecisionOption, DecisionStatus, NewDecision, NewValidation,
+    PublicationTarget, Task, Urgency, ValidationKind,
 };
 
 use super::RunError;
 use crate::model::ToolCall;
+use crate::publications::Content;
 use crate::spec::AgentSpec;
 use crate::tools::{Effect, ToolContext, ToolError, ToolRegistry};
 
@@ -90,16 +91,12 @@ pub(crate) async fn dispatch(
     }
     let outcome = match tool_spec.effect {
         Effect::Publish { kind, target } => {
-            if let Some(operation) = ctx.task.operation_id
-                && !ctx.store.operation(operation).await?.validation_required
+            let published = publish(call, kind, target, ctx).await;
+            if let Ok(result) = &published
+                && result.get("publication_id").is_some()
             {
-                let payload = json!({"tool": call.name, "args": call.arguments, "kind": kind});
-                let queued = ctx
-                    .store
-                    .publish_directly(operation, target, &payload, ctx.clock.now())
-                    .await?;
                 return Ok(Dispatched {
-                    result: json!({"publication_id": queued, "status": "queued for publishing: the team turned validation off for this operation"}),
+                    result: result.clone(),
                     refused: false,
                     summary: format!(
                         "{agent} called {}: published directly (validation off)",
@@ -107,18 +104,7 @@ pub(crate) async fn dispatch(
                     ),
                 });
             }
-            let validation = NewValidation {
-                task_id: Some(ctx.task.id),
-                operation_id: ctx.task.operation_id,
-                kind,
-                target,
-                payload: json!({"tool": call.name, "args": call.arguments}),
-            };
-            let created = ctx
-                .store
-                .create_validation(&validation, ctx.clock.now())
-                .await?;
-            Ok(json!({"validation_id": created.id, "status": "waiting for the team's approval"}))
+            published
         }
         Effect::Destructive if !confirmed_by_ceo(ctx, call).await? => {
             let asked = ask_confirmation(ctx, call).await?;
@@ -153,6 +139,48 @@ pub(crate) async fn dispatch(
             refused: false,
         },
     })
+}
+
+/// A publish call: its arguments become typed content (refused back to the
+/// model when they do not fit), then a validation for the team, or, when
+/// the team turned validation off for the operation, a publication.
+async fn publish(
+    call: &ToolCall,
+    kind: ValidationKind,
+    target: PublicationTarget,
+    ctx: &ToolContext,
+) -> Result<Value, ToolError> {
+    let content = Content::from_tool(&call.name, kind, &call.arguments).map_err(|e| {
+        ToolError::InvalidArgs {
+            tool: "publish",
+            message: e.to_string(),
+        }
+    })?;
+    let origin = json!({"tool": call.name, "args": call.arguments, "kind": kind});
+    let payload = content.payload(origin);
+    if let Some(operation) = ctx.task.operation_id
+        && !ctx.store.operation(operation).await?.validation_required
+    {
+        let queued = ctx
+            .store
+            .publish_directly(operation, target, &payload, ctx.clock.now())
+            .await?;
+        return Ok(
+            json!({"publication_id": queued, "status": "queued for publishing: the team turned validation off for this operation"}),
+        );
+    }
+    let validation = NewValidation {
+        task_id: Some(ctx.task.id),
+        operation_id: ctx.task.operation_id,
+        kind,
+        target,
+        payload,
+    };
+    let created = ctx
+        .store
+        .create_validation(&validation, ctx.clock.now())
+        .await?;
+    Ok(json!({"validation_id": created.id, "status": "waiting for the team's approval"}))
 }
 
 /// A destructive call runs for real only when the task carries

@@ -126,7 +126,8 @@ const DECLARED: &[(&str, Effect, &str)] = &[
     ("agent_catalogue", READ, "List the agents and what they do."),
 ];
 
-/// The declared tools' specs. Their inputs are free-form objects until built.
+/// The declared tools' specs. A publish tool's input is its content's
+/// arguments (`publications`); the others' are free-form until built.
 pub fn declared() -> Vec<ToolSpec> {
     DECLARED
         .iter()
@@ -135,7 +136,8 @@ pub fn declared() -> Vec<ToolSpec> {
             description,
             effect,
             agents: AgentsAllowed::Any,
-            input_schema: json!({"type": "object"}),
+            input_schema: crate::publications::tool_schema(name)
+                .unwrap_or_else(|| json!({"type": "object"})),
             output_schema: json!({"type": "object"}),
         })
         .collect()

@@ -20,6 +20,8 @@ use ulias_core::domain::{
 };
 use ulias_core::store::StoreError;
 
+use ulias_agents::publications::Content;
+
 use super::App;
 use super::buttons::Button;
 use super::edge::{Press, clip};
@@ -175,12 +177,67 @@ pub async fn telegram_destination(
 
 /// Sends to the operation's community group; returns the first message's id.
 async fn send_telegram(app: &App, job: &Publication) -> Result<String, HandlerError> {
-    let content = job
-        .payload
-        .get("args")
-        .or_else(|| job.payload.get("output"))
-        .unwrap_or(&job.payload);
     let chat = telegram_destination(app, job.operation_id).await?;
+    let sent = match content_of(app, job).await? {
+        Content::Poll { question, options } => {
+            let options: Vec<InputPollOption> =
+                options.into_iter().map(InputPollOption::new).collect();
+            app.bot.send_poll(chat, question, options).await?
+        }
+        Content::Album { images, .. } => {
+            let images: Vec<InputMedia> = images
+                .iter()
+                .filter_map(|u| u.parse().ok())
+                .take(10)
+                .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url))))
+                .collect();
+            let sent = app.bot.send_media_group(chat, images).await?;
+            sent.into_iter()
+                .next()
+                .ok_or("Telegram sent no message for the album")?
+        }
+        Content::Thread { parts } => return send_thread(app, job, chat, &parts).await,
+        Content::Pinned { text } => {
+            let message = app.bot.send_message(chat, clip(&text)).await?;
+            app.bot.pin_chat_message(chat, message.id).await?;
+            message
+        }
+        other => {
+            let body = other.messages().join("\n\n");
+            app.bot.send_message(chat, clip(&body)).await?
+        }
+    };
+    Ok(format!("{}:{}", chat.0, sent.id.0))
+}
+
+/// A thread's parts in order, each recorded as it goes: sent again, it
+/// resumes at the first part not recorded.
+async fn send_thread(
+    app: &App,
+    job: &Publication,
+    chat: ChatId,
+    parts: &[String],
+) -> Result<String, HandlerError> {
+    let done = app.store.sent_parts(job.id).await?;
+    let mut first = done.first().map(|(_, id)| id.clone());
+    for (index, part) in parts.iter().enumerate() {
+        let index = u32::try_from(index)?;
+        if done.iter().any(|(sent, _)| *sent == index) {
+            continue;
+        }
+        let message = app.bot.send_message(chat, clip(part)).await?;
+        let id = format!("{}:{}", chat.0, message.id.0);
+        app.store
+            .record_sent_part(job.id, index, &id, app.clock.now())
+            .await?;
+        first.get_or_insert(id);
+    }
+    first.ok_or_else(|| "a thread needs parts".into())
+}
+
+/// What a publication sends: the typed content its validation showed the
+/// team (the very value the preview rendered).
+async fn content_of(app: &App, job: &Publication) -> Result<Content, HandlerError> {
     let kind = match job.validation_id {
         Some(id) => app.store.validation(id).await?.kind,
         // A direct publication (validation off) carries its kind.
@@ -191,74 +248,7 @@ async fn send_telegram(app: &App, job: &Publication) -> Result<String, HandlerEr
             .and_then(|kind| kind.parse().ok())
             .unwrap_or(ValidationKind::Post),
     };
-    let text = |fields: &[&str]| {
-        fields
-            .iter()
-            .find_map(|f| content.get(f).and_then(Value::as_str))
-            .map(str::to_owned)
-    };
-    let sent = match kind {
-        ValidationKind::Poll => {
-            let question = text(&["question"]).ok_or("a poll needs a question")?;
-            let options: Vec<InputPollOption> = content
-                .get("options")
-                .and_then(Value::as_array)
-                .map(|o| {
-                    o.iter()
-                        .filter_map(Value::as_str)
-                        .map(InputPollOption::new)
-                        .collect()
-                })
-                .unwrap_or_default();
-            app.bot.send_poll(chat, question, options).await?
-        }
-        ValidationKind::Album => {
-            let images: Vec<InputMedia> = content
-                .get("images")
-                .and_then(Value::as_array)
-                .map(|i| {
-                    i.iter()
-                        .filter_map(Value::as_str)
-                        .filter_map(|u| u.parse().ok())
-                })
-                .into_iter()
-                .flatten()
-                .take(10)
-                .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url))))
-                .collect();
-            let sent = app.bot.send_media_group(chat, images).await?;
-            sent.into_iter()
-                .next()
-                .ok_or("Telegram sent no message for the album")?
-        }
-        ValidationKind::Thread => {
-            let parts = parts(content);
-            let done = app.store.sent_parts(job.id).await?;
-            let mut first = done.first().map(|(_, id)| id.clone());
-            for (index, part) in parts.iter().enumerate() {
-                let index = u32::try_from(index)?;
-                if done.iter().any(|(sent, _)| *sent == index) {
-                    continue;
-                }
-                let message = app.bot.send_message(chat, clip(part)).await?;
-                let id = format!("{}:{}", chat.0, message.id.0);
-                app.store
-                    .record_sent_part(job.id, index, &id, app.clock.now())
-                    .await?;
-                first.get_or_insert(id);
-            }
-            return first.ok_or_else(|| "a thread needs parts".into());
-        }
-        _ => {
-            let body = parts(content).join("\n\n");
-            let message = app.bot.send_message(chat, clip(&body)).await?;
-            if kind == ValidationKind::Pinned {
-                app.bot.pin_chat_message(chat, message.id).await?;
-            }
-            message
-        }
-    };
-    Ok(format!("{}:{}", chat.0, sent.id.0))
+    Ok(Content::of(kind, &job.payload)?)
 }
 
 /// The X account a publication goes out from. An operation's post: one of
@@ -302,28 +292,17 @@ pub async fn x_destination(
 /// wait is in the store, so it survives a restart). `None` when delayed.
 async fn send_x(app: &App, job: &Publication) -> Result<Option<String>, HandlerError> {
     use crate::x::{TokenVault, XClient};
-    let content = job
-        .payload
-        .get("args")
-        .or_else(|| job.payload.get("output"))
-        .unwrap_or(&job.payload);
-    let kind = match job.validation_id {
-        Some(id) => app.store.validation(id).await?.kind,
-        None => job
-            .payload
-            .get("kind")
-            .and_then(Value::as_str)
-            .and_then(|k| k.parse().ok())
-            .unwrap_or(ValidationKind::Post),
-    };
-    if kind == ValidationKind::Profile {
+    let args = job.payload.get("args").unwrap_or(&job.payload);
+    let content = content_of(app, job).await?;
+    if matches!(content, Content::Profile { .. }) {
         return Err("X profile updates are not built yet: change the profile by hand".into());
     }
+    let thread = matches!(content, Content::Thread { .. });
     let vault = TokenVault::new(app.settings.x.token_key.as_ref())?;
     let named = job
         .account
         .as_deref()
-        .or_else(|| content.get("account").and_then(Value::as_str));
+        .or_else(|| args.get("account").and_then(Value::as_str));
     let name = x_destination(app, job.operation_id, named).await?;
     let accounts = app.store.x_accounts().await?;
     let account = accounts
@@ -332,7 +311,7 @@ async fn send_x(app: &App, job: &Publication) -> Result<Option<String>, HandlerE
         .ok_or_else(|| format!("@{name} is not connected (`ulias x connect`)"))?;
     let now = app.clock.now();
     let interval = chrono::TimeDelta::seconds(i64::from(app.settings.x.min_post_interval_seconds));
-    if kind != ValidationKind::Thread
+    if !thread
         && let Some(last) = app.store.last_x_post(&account.name).await?
         && now - last < interval
     {
@@ -350,7 +329,7 @@ async fn send_x(app: &App, job: &Publication) -> Result<Option<String>, HandlerE
     let done = app.store.sent_parts(job.id).await?;
     let mut first: Option<String> = done.first().map(|(_, id)| id.clone());
     let mut previous: Option<String> = done.last().map(|(_, id)| id.clone());
-    for (index, part) in parts(content).iter().enumerate() {
+    for (index, part) in content.messages().iter().enumerate() {
         let index = u32::try_from(index)?;
         if done.iter().any(|(sent, _)| *sent == index) {
             continue;
@@ -363,23 +342,6 @@ async fn send_x(app: &App, job: &Publication) -> Result<Option<String>, HandlerE
         previous = Some(id);
     }
     first.map(Some).ok_or_else(|| "nothing to post".into())
-}
-
-fn parts(content: &Value) -> Vec<String> {
-    for field in ["parts", "texts", "tweets"] {
-        if let Some(parts) = content.get(field).and_then(Value::as_array) {
-            return parts
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect();
-        }
-    }
-    ["text", "caption", "answer", "message"]
-        .iter()
-        .find_map(|f| content.get(f).and_then(Value::as_str))
-        .map(|t| vec![t.to_owned()])
-        .unwrap_or_default()
 }
 
 /// Tells the team about a job that needs them, with a button to send it again.

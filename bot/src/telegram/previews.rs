@@ -22,6 +22,7 @@ use super::handlers::{HandlerError, HandlerResult};
 use super::{App, ChatDialogue, ChatState, StoreStorage};
 use crate::decision_text;
 use crate::i18n::arg;
+use ulias_agents::publications::Content;
 
 /// Shows a validation in the team chat: the album first when it has images,
 /// then the preview with Approve / Reject. Returns the buttons' message.
@@ -30,7 +31,7 @@ pub async fn post_validation(
     chat: i64,
     validation: &Validation,
 ) -> Result<MessageId, HandlerError> {
-    let images = images_of(&validation.payload);
+    let images = images_of(validation);
     if validation.kind == ValidationKind::Album && images.len() >= 2 {
         let media = images
             .iter()
@@ -147,23 +148,24 @@ async fn destination(app: &App, validation: &Validation) -> String {
     }
 }
 
-/// The body of a preview, by kind.
+/// The body of a preview: the typed content, whole, exactly as the
+/// publisher will send it (a thread shows every part).
 fn preview(app: &App, validation: &Validation) -> String {
-    let payload = &validation.payload;
-    let content = payload
-        .get("args")
-        .or_else(|| payload.get("output"))
-        .unwrap_or(payload);
-    let parts = parts_of(content);
-    match validation.kind {
-        ValidationKind::Post | ValidationKind::Profile => {
+    let t = &app.texts;
+    let content = match Content::of(validation.kind, &validation.payload) {
+        Ok(content) => content,
+        Err(error) => return t.with("validation-unreadable", &[arg("error", error)]),
+    };
+    match &content {
+        Content::Post { text } => format!("{}\n{text}", t.get("validation-post")),
+        Content::Profile { .. } => {
             format!(
                 "{}\n{}",
-                app.texts.get("validation-post"),
-                parts.join("\n\n")
+                t.get("validation-post"),
+                content.messages().join("\n")
             )
         }
-        ValidationKind::Thread => {
+        Content::Thread { parts } => {
             let numbered: Vec<String> = parts
                 .iter()
                 .enumerate()
@@ -171,101 +173,52 @@ fn preview(app: &App, validation: &Validation) -> String {
                 .collect();
             format!(
                 "{}\n{}",
-                app.texts
-                    .with("validation-thread", &[arg("count", parts.len())]),
+                t.with("validation-thread", &[arg("count", parts.len())]),
                 numbered.join("\n\n")
             )
         }
-        ValidationKind::Album => {
-            let caption = parts.join("\n");
-            format!(
-                "{}\n{caption}",
-                app.texts.with(
-                    "validation-album",
-                    &[arg("count", images_of(payload).len())]
-                )
-            )
-        }
-        ValidationKind::Site => {
-            let url =
-                text_field(content, &["url", "preview_url"]).unwrap_or_else(|| pretty(content));
-            app.texts.with("validation-site", &[arg("url", url)])
-        }
-        ValidationKind::Pinned => format!(
-            "{}\n{}",
-            app.texts.get("validation-pinned"),
-            parts.join("\n")
+        Content::Album { images, caption } => format!(
+            "{}\n{caption}",
+            t.with("validation-album", &[arg("count", images.len())])
         ),
-        ValidationKind::Poll => {
-            let question = text_field(content, &["question"]).unwrap_or_default();
-            let options: Vec<String> = content
-                .get("options")
-                .and_then(Value::as_array)
-                .map(|o| {
-                    o.iter()
-                        .enumerate()
-                        .map(|(i, v)| format!("{}. {}", i + 1, v.as_str().unwrap_or_default()))
-                        .collect()
-                })
-                .unwrap_or_default();
+        Content::Site {
+            url,
+            template,
+            fields,
+        } => {
+            let shown = url
+                .clone()
+                .unwrap_or_else(|| format!("{template}\n{}", pretty(fields)));
+            t.with("validation-site", &[arg("url", shown)])
+        }
+        Content::Pinned { text } => format!("{}\n{text}", t.get("validation-pinned")),
+        Content::Poll { question, options } => {
+            let options: Vec<String> = options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| format!("{}. {o}", i + 1))
+                .collect();
             format!(
                 "{}\n{}",
-                app.texts
-                    .with("validation-poll", &[arg("question", question)]),
+                t.with("validation-poll", &[arg("question", question)]),
                 options.join("\n")
             )
         }
-        ValidationKind::Dossier | ValidationKind::Utility => {
-            format!(
-                "{}\n{}",
-                app.texts.get("validation-dossier"),
-                pretty(content)
-            )
-        }
+        Content::Utility { template, config } => format!(
+            "{}\n{template}\n{}",
+            t.get("validation-dossier"),
+            pretty(config)
+        ),
+        Content::Dossier { text } => format!("{}\n{text}", t.get("validation-dossier")),
     }
 }
 
-/// The texts of a post or thread: `text`, `parts`, `texts`, `answer`.
-fn parts_of(content: &Value) -> Vec<String> {
-    for field in ["parts", "texts", "tweets"] {
-        if let Some(parts) = content.get(field).and_then(Value::as_array) {
-            return parts
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect();
-        }
+/// The images of an album, as URLs.
+fn images_of(validation: &Validation) -> Vec<url::Url> {
+    match Content::of(validation.kind, &validation.payload) {
+        Ok(Content::Album { images, .. }) => images.iter().filter_map(|u| u.parse().ok()).collect(),
+        _ => Vec::new(),
     }
-    text_field(
-        content,
-        &["text", "caption", "answer", "message", "summary"],
-    )
-    .map_or_else(|| vec![pretty(content)], |text| vec![text])
-}
-
-fn text_field(content: &Value, fields: &[&str]) -> Option<String> {
-    fields
-        .iter()
-        .find_map(|f| content.get(f).and_then(Value::as_str))
-        .map(str::to_owned)
-}
-
-fn images_of(payload: &Value) -> Vec<url::Url> {
-    let content = payload
-        .get("args")
-        .or_else(|| payload.get("output"))
-        .unwrap_or(payload);
-    content
-        .get("images")
-        .and_then(Value::as_array)
-        .map(|images| {
-            images
-                .iter()
-                .filter_map(Value::as_str)
-                .filter_map(|u| u.parse().ok())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn pretty(value: &Value) -> String {
