@@ -25,6 +25,7 @@ mod phone;
 mod previews;
 mod profile;
 mod proposals;
+mod publishers;
 mod roles;
 mod storage;
 

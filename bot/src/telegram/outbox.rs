@@ -1,35 +1,26 @@
 //! The publishers' loop: approved outputs are sent exactly once. A job is
-//! claimed (sending), sent, then recorded with the platform's id (sent). A
-//! job found `sending` at start was interrupted mid-send: it is marked
-//! unknown and shown to the team with a button to send it again — never
-//! re-sent blindly. Telegram is built (a post, a thread, a pinned message, a
-//! poll, an album, in the operation's community group); X and site
-//! publishing are not built yet and say so to the team.
+//! claimed (sending), sent through its target's [`Publisher`], then
+//! recorded with the platform's id (sent). A refusal fails it; a send whose
+//! answer never came makes it unknown; either is shown to the team with a
+//! button to send it again — never re-sent blindly. A job left `sending` by
+//! a crash is found at the next pass and made unknown the same way.
+//!
+//! [`Publisher`]: super::publishers::Publisher
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::Value;
 use teloxide::prelude::*;
-use teloxide::types::{
-    InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMedia, InputMediaPhoto,
-    InputPollOption,
-};
-use ulias_core::domain::{
-    OperationId, Publication, PublicationId, PublicationStatus, PublicationTarget, ValidationKind,
-};
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
+use ulias_core::domain::{OperationId, Publication, PublicationId, PublicationStatus};
 use ulias_core::store::StoreError;
-
-use ulias_agents::publications::Content;
 
 use super::App;
 use super::buttons::Button;
 use super::edge::{Press, clip};
 use super::handlers::{HandlerError, HandlerResult};
+use super::publishers::{PublishError, Published, content_of, publisher_for};
 use crate::i18n::arg;
-
-/// What a manual publication records as its external id.
-const BY_HAND: &str = "manual";
 
 /// A claim older than this belongs to a process that died mid-send.
 const SENDING_EXPIRES: chrono::TimeDelta = chrono::TimeDelta::minutes(15);
@@ -82,27 +73,19 @@ async fn report_interrupted(app: &App) {
 }
 
 async fn publish(app: &App, job: &Publication) {
-    let sent = match job.target {
-        PublicationTarget::Telegram => send_telegram(app, job).await,
-        PublicationTarget::Manual => Ok(BY_HAND.to_owned()),
-        PublicationTarget::X => match send_x(app, job).await {
-            Ok(Some(id)) => Ok(id),
-            // Delayed by the posting rule: it waits, pending, for its turn.
-            Ok(None) => return,
-            Err(error) => Err(error),
-        },
-        PublicationTarget::Site => match &app.site {
-            Some(site) => site.publish(&job.payload).await.map_err(HandlerError::from),
-            None => Err("no site host is wired yet: publish the site by hand".into()),
-        },
+    let sent = match content_of(app, job).await {
+        Ok(content) => publisher_for(app, job.target).publish(job, &content).await,
+        Err(error) => Err(error),
     };
     let recorded = match sent {
-        Ok(external_id) => app
+        // Delayed by the posting rule: it waits, pending, for its turn.
+        Ok(Published::Deferred) => Ok(()),
+        Ok(Published::Sent(external_id)) => app
             .store
             .mark_publication_sent(job.id, &external_id, app.clock.now())
             .await
             .map_err(HandlerError::from),
-        Err(error) if maybe_delivered(&error) => {
+        Err(error @ PublishError::Lost(_)) => {
             let unknown = app
                 .store
                 .mark_publication_unknown(job.id, &error.to_string())
@@ -125,26 +108,6 @@ async fn publish(app: &App, job: &Publication) {
     };
     if let Err(error) = recorded {
         tracing::error!(%error, publication = %job.id, "could not record a publication");
-    }
-}
-
-/// Whether a send that failed may still have been delivered: the request
-/// left and no answer came back (a timeout, a reset connection, an answer
-/// that could not be read). A refusal, or a connection never opened, was not.
-fn maybe_delivered(error: &HandlerError) -> bool {
-    let lost = |e: &reqwest::Error| !e.is_connect() && !e.is_builder();
-    if let Some(telegram) = error.downcast_ref::<teloxide::RequestError>() {
-        return match telegram {
-            teloxide::RequestError::Network(network) => {
-                !network.is_connect() && !network.is_builder()
-            }
-            teloxide::RequestError::Io(_) | teloxide::RequestError::InvalidJson { .. } => true,
-            _ => false,
-        };
-    }
-    match error.downcast_ref::<crate::x::XError>() {
-        Some(crate::x::XError::Http(http)) => lost(http),
-        _ => false,
     }
 }
 
@@ -173,82 +136,6 @@ pub async fn telegram_destination(
             .ok_or("no community group is configured to publish to")?,
     };
     Ok(ChatId(chat))
-}
-
-/// Sends to the operation's community group; returns the first message's id.
-async fn send_telegram(app: &App, job: &Publication) -> Result<String, HandlerError> {
-    let chat = telegram_destination(app, job.operation_id).await?;
-    let sent = match content_of(app, job).await? {
-        Content::Poll { question, options } => {
-            let options: Vec<InputPollOption> =
-                options.into_iter().map(InputPollOption::new).collect();
-            app.bot.send_poll(chat, question, options).await?
-        }
-        Content::Album { images, .. } => {
-            let images: Vec<InputMedia> = images
-                .iter()
-                .filter_map(|u| u.parse().ok())
-                .take(10)
-                .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url))))
-                .collect();
-            let sent = app.bot.send_media_group(chat, images).await?;
-            sent.into_iter()
-                .next()
-                .ok_or("Telegram sent no message for the album")?
-        }
-        Content::Thread { parts } => return send_thread(app, job, chat, &parts).await,
-        Content::Pinned { text } => {
-            let message = app.bot.send_message(chat, clip(&text)).await?;
-            app.bot.pin_chat_message(chat, message.id).await?;
-            message
-        }
-        other => {
-            let body = other.messages().join("\n\n");
-            app.bot.send_message(chat, clip(&body)).await?
-        }
-    };
-    Ok(format!("{}:{}", chat.0, sent.id.0))
-}
-
-/// A thread's parts in order, each recorded as it goes: sent again, it
-/// resumes at the first part not recorded.
-async fn send_thread(
-    app: &App,
-    job: &Publication,
-    chat: ChatId,
-    parts: &[String],
-) -> Result<String, HandlerError> {
-    let done = app.store.sent_parts(job.id).await?;
-    let mut first = done.first().map(|(_, id)| id.clone());
-    for (index, part) in parts.iter().enumerate() {
-        let index = u32::try_from(index)?;
-        if done.iter().any(|(sent, _)| *sent == index) {
-            continue;
-        }
-        let message = app.bot.send_message(chat, clip(part)).await?;
-        let id = format!("{}:{}", chat.0, message.id.0);
-        app.store
-            .record_sent_part(job.id, index, &id, app.clock.now())
-            .await?;
-        first.get_or_insert(id);
-    }
-    first.ok_or_else(|| "a thread needs parts".into())
-}
-
-/// What a publication sends: the typed content its validation showed the
-/// team (the very value the preview rendered).
-async fn content_of(app: &App, job: &Publication) -> Result<Content, HandlerError> {
-    let kind = match job.validation_id {
-        Some(id) => app.store.validation(id).await?.kind,
-        // A direct publication (validation off) carries its kind.
-        None => job
-            .payload
-            .get("kind")
-            .and_then(Value::as_str)
-            .and_then(|kind| kind.parse().ok())
-            .unwrap_or(ValidationKind::Post),
-    };
-    Ok(Content::of(kind, &job.payload)?)
 }
 
 /// The X account a publication goes out from. An operation's post: one of
@@ -284,64 +171,6 @@ pub async fn x_destination(
         .or_else(|| allowed.first())
         .cloned()
         .ok_or_else(|| "no X account is connected for this post (`ulias x connect`)".into())
-}
-
-/// Posts to X from the account [`x_destination`] names.
-/// One post per account per `x.min_post_interval_seconds` (threads
-/// excepted): a post that comes too soon is put back until its turn (the
-/// wait is in the store, so it survives a restart). `None` when delayed.
-async fn send_x(app: &App, job: &Publication) -> Result<Option<String>, HandlerError> {
-    use crate::x::{TokenVault, XClient};
-    let args = job.payload.get("args").unwrap_or(&job.payload);
-    let content = content_of(app, job).await?;
-    if matches!(content, Content::Profile { .. }) {
-        return Err("X profile updates are not built yet: change the profile by hand".into());
-    }
-    let thread = matches!(content, Content::Thread { .. });
-    let vault = TokenVault::new(app.settings.x.token_key.as_ref())?;
-    let named = job
-        .account
-        .as_deref()
-        .or_else(|| args.get("account").and_then(Value::as_str));
-    let name = x_destination(app, job.operation_id, named).await?;
-    let accounts = app.store.x_accounts().await?;
-    let account = accounts
-        .iter()
-        .find(|a| a.name == name)
-        .ok_or_else(|| format!("@{name} is not connected (`ulias x connect`)"))?;
-    let now = app.clock.now();
-    let interval = chrono::TimeDelta::seconds(i64::from(app.settings.x.min_post_interval_seconds));
-    if !thread
-        && let Some(last) = app.store.last_x_post(&account.name).await?
-        && now - last < interval
-    {
-        app.store.defer_publication(job.id, last + interval).await?;
-        tracing::info!(publication = %job.id, account = %account.name, "X post delayed by the one-post-per-interval rule");
-        return Ok(None);
-    }
-    app.store
-        .set_publication_account(job.id, &account.name)
-        .await?;
-    let token = vault.open(account)?;
-    let client = XClient::new(app.settings.x.api_url.clone(), &app.settings.http)?;
-    // Each part is recorded as it goes: sent again, a thread resumes at its
-    // first missing part, replying to the last one that went out.
-    let done = app.store.sent_parts(job.id).await?;
-    let mut first: Option<String> = done.first().map(|(_, id)| id.clone());
-    let mut previous: Option<String> = done.last().map(|(_, id)| id.clone());
-    for (index, part) in content.messages().iter().enumerate() {
-        let index = u32::try_from(index)?;
-        if done.iter().any(|(sent, _)| *sent == index) {
-            continue;
-        }
-        let id = client.post(&token, part, previous.as_deref()).await?;
-        app.store
-            .record_sent_part(job.id, index, &id, app.clock.now())
-            .await?;
-        first.get_or_insert_with(|| id.clone());
-        previous = Some(id);
-    }
-    first.map(Some).ok_or_else(|| "nothing to post".into())
 }
 
 /// Tells the team about a job that needs them, with a button to send it again.

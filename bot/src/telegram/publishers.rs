@@ -1,0 +1,299 @@
+//! One `Publisher` port for every target: Telegram (the operation's own
+//! group), X (the operation's own account), the site host, and by hand.
+//! Each sends the typed content the team approved, and says how it ended
+//! in a typed error the outbox acts on: refused (nothing went out, or only
+//! the parts recorded), lost (the request left, no answer came: it may
+//! have gone out), or not built.
+
+use async_trait::async_trait;
+use serde_json::Value;
+use teloxide::prelude::*;
+use teloxide::types::{InputFile, InputMedia, InputMediaPhoto, InputPollOption};
+use ulias_agents::publications::Content;
+use ulias_core::domain::{Publication, PublicationTarget, ValidationKind};
+use ulias_core::store::StoreError;
+
+use super::App;
+use super::edge::clip;
+use super::outbox::{telegram_destination, x_destination};
+
+/// What a manual publication records as its external id.
+const BY_HAND: &str = "manual";
+
+/// How a publication went out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Published {
+    /// Sent: the platform's id of it (its first message or post).
+    Sent(String),
+    /// Not yet: a posting rule put it back until its turn.
+    Deferred,
+}
+
+/// Why a publication did not go out.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    /// The platform refused it, or it cannot be sent as it is: nothing
+    /// went out (a thread keeps the parts it recorded).
+    #[error("{0}")]
+    Refused(String),
+    /// The request left and no answer came back: it may have gone out.
+    #[error("{0}")]
+    Lost(String),
+    /// This target is not built yet: the team publishes by hand.
+    #[error("{0}")]
+    NotBuilt(&'static str),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<teloxide::RequestError> for PublishError {
+    fn from(error: teloxide::RequestError) -> Self {
+        use teloxide::RequestError::{InvalidJson, Io, Network};
+        let lost = match &error {
+            Network(network) => !network.is_connect() && !network.is_builder(),
+            Io(_) | InvalidJson { .. } => true,
+            _ => false,
+        };
+        if lost {
+            Self::Lost(error.to_string())
+        } else {
+            Self::Refused(error.to_string())
+        }
+    }
+}
+
+impl From<crate::x::XError> for PublishError {
+    fn from(error: crate::x::XError) -> Self {
+        match &error {
+            crate::x::XError::Http(http) if !http.is_connect() && !http.is_builder() => {
+                Self::Lost(error.to_string())
+            }
+            _ => Self::Refused(error.to_string()),
+        }
+    }
+}
+
+impl From<std::num::TryFromIntError> for PublishError {
+    fn from(error: std::num::TryFromIntError) -> Self {
+        Self::Refused(error.to_string())
+    }
+}
+
+/// Sends one approved publication.
+#[async_trait]
+pub trait Publisher: Send + Sync {
+    async fn publish(
+        &self,
+        job: &Publication,
+        content: &Content,
+    ) -> Result<Published, PublishError>;
+}
+
+/// The publisher of a target.
+pub fn publisher_for(app: &App, target: PublicationTarget) -> Box<dyn Publisher + '_> {
+    match target {
+        PublicationTarget::Telegram => Box::new(TelegramPublisher(app)),
+        PublicationTarget::X => Box::new(XPublisher(app)),
+        PublicationTarget::Site => Box::new(SitePublisher(app)),
+        PublicationTarget::Manual => Box::new(ByHand),
+    }
+}
+
+/// What a publication sends: the typed content its validation showed the
+/// team (the very value the preview rendered).
+pub async fn content_of(app: &App, job: &Publication) -> Result<Content, PublishError> {
+    let kind = match job.validation_id {
+        Some(id) => app.store.validation(id).await?.kind,
+        // A direct publication (validation off) carries its kind.
+        None => job
+            .payload
+            .get("kind")
+            .and_then(Value::as_str)
+            .and_then(|kind| kind.parse().ok())
+            .unwrap_or(ValidationKind::Post),
+    };
+    Content::of(kind, &job.payload).map_err(|e| PublishError::Refused(e.to_string()))
+}
+
+/// Telegram: the operation's own community group.
+struct TelegramPublisher<'a>(&'a App);
+
+#[async_trait]
+impl Publisher for TelegramPublisher<'_> {
+    async fn publish(
+        &self,
+        job: &Publication,
+        content: &Content,
+    ) -> Result<Published, PublishError> {
+        let app = self.0;
+        let chat = telegram_destination(app, job.operation_id)
+            .await
+            .map_err(|e| PublishError::Refused(e.to_string()))?;
+        let sent = match content {
+            Content::Poll { question, options } => {
+                let options: Vec<InputPollOption> =
+                    options.iter().cloned().map(InputPollOption::new).collect();
+                app.bot.send_poll(chat, question.clone(), options).await?
+            }
+            Content::Album { images, .. } => {
+                let images: Vec<InputMedia> = images
+                    .iter()
+                    .filter_map(|u| u.parse().ok())
+                    .take(10)
+                    .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url))))
+                    .collect();
+                let sent = app.bot.send_media_group(chat, images).await?;
+                sent.into_iter().next().ok_or_else(|| {
+                    PublishError::Refused("Telegram sent no message for the album".into())
+                })?
+            }
+            Content::Thread { parts } => {
+                return Ok(Published::Sent(send_thread(app, job, chat, parts).await?));
+            }
+            Content::Pinned { text } => {
+                let message = app.bot.send_message(chat, clip(text)).await?;
+                app.bot.pin_chat_message(chat, message.id).await?;
+                message
+            }
+            other => {
+                let body = other.messages().join("\n\n");
+                app.bot.send_message(chat, clip(&body)).await?
+            }
+        };
+        Ok(Published::Sent(format!("{}:{}", chat.0, sent.id.0)))
+    }
+}
+
+/// A thread's parts in order, each recorded as it goes: sent again, it
+/// resumes at the first part not recorded.
+async fn send_thread(
+    app: &App,
+    job: &Publication,
+    chat: ChatId,
+    parts: &[String],
+) -> Result<String, PublishError> {
+    let done = app.store.sent_parts(job.id).await?;
+    let mut first = done.first().map(|(_, id)| id.clone());
+    for (index, part) in parts.iter().enumerate() {
+        let index = u32::try_from(index)?;
+        if done.iter().any(|(sent, _)| *sent == index) {
+            continue;
+        }
+        let message = app.bot.send_message(chat, clip(part)).await?;
+        let id = format!("{}:{}", chat.0, message.id.0);
+        app.store
+            .record_sent_part(job.id, index, &id, app.clock.now())
+            .await?;
+        first.get_or_insert(id);
+    }
+    first.ok_or_else(|| PublishError::Refused("a thread needs parts".into()))
+}
+
+/// X: the operation's own account, one post per account per
+/// `x.min_post_interval_seconds` (threads excepted): a post that comes too
+/// soon is put back until its turn (the wait is in the store, so it
+/// survives a restart).
+struct XPublisher<'a>(&'a App);
+
+#[async_trait]
+impl Publisher for XPublisher<'_> {
+    async fn publish(
+        &self,
+        job: &Publication,
+        content: &Content,
+    ) -> Result<Published, PublishError> {
+        use crate::x::{TokenVault, XClient};
+        let app = self.0;
+        if matches!(content, Content::Profile { .. }) {
+            return Err(PublishError::NotBuilt(
+                "X profile updates are not built yet: change the profile by hand",
+            ));
+        }
+        let args = job.payload.get("args").unwrap_or(&job.payload);
+        let named = job
+            .account
+            .as_deref()
+            .or_else(|| args.get("account").and_then(Value::as_str));
+        let name = x_destination(app, job.operation_id, named)
+            .await
+            .map_err(|e| PublishError::Refused(e.to_string()))?;
+        let accounts = app.store.x_accounts().await?;
+        let account = accounts.iter().find(|a| a.name == name).ok_or_else(|| {
+            PublishError::Refused(format!("@{name} is not connected (`ulias x connect`)"))
+        })?;
+        let now = app.clock.now();
+        let interval =
+            chrono::TimeDelta::seconds(i64::from(app.settings.x.min_post_interval_seconds));
+        if !matches!(content, Content::Thread { .. })
+            && let Some(last) = app.store.last_x_post(&account.name).await?
+            && now - last < interval
+        {
+            app.store.defer_publication(job.id, last + interval).await?;
+            tracing::info!(publication = %job.id, account = %account.name, "X post delayed by the one-post-per-interval rule");
+            return Ok(Published::Deferred);
+        }
+        app.store
+            .set_publication_account(job.id, &account.name)
+            .await?;
+        let vault = TokenVault::new(app.settings.x.token_key.as_ref())?;
+        let token = vault.open(account)?;
+        let client = XClient::new(app.settings.x.api_url.clone(), &app.settings.http)?;
+        // Each part is recorded as it goes: sent again, a thread resumes at
+        // its first missing part, replying to the last one that went out.
+        let done = app.store.sent_parts(job.id).await?;
+        let mut first: Option<String> = done.first().map(|(_, id)| id.clone());
+        let mut previous: Option<String> = done.last().map(|(_, id)| id.clone());
+        for (index, part) in content.messages().iter().enumerate() {
+            let index = u32::try_from(index)?;
+            if done.iter().any(|(sent, _)| *sent == index) {
+                continue;
+            }
+            let id = client.post(&token, part, previous.as_deref()).await?;
+            app.store
+                .record_sent_part(job.id, index, &id, app.clock.now())
+                .await?;
+            first.get_or_insert_with(|| id.clone());
+            previous = Some(id);
+        }
+        first
+            .map(Published::Sent)
+            .ok_or_else(|| PublishError::Refused("nothing to post".into()))
+    }
+}
+
+/// The site host, when one is wired.
+struct SitePublisher<'a>(&'a App);
+
+#[async_trait]
+impl Publisher for SitePublisher<'_> {
+    async fn publish(
+        &self,
+        job: &Publication,
+        _content: &Content,
+    ) -> Result<Published, PublishError> {
+        match &self.0.site {
+            Some(site) => site
+                .publish(&job.payload)
+                .await
+                .map(Published::Sent)
+                .map_err(PublishError::Refused),
+            None => Err(PublishError::NotBuilt(
+                "no site host is wired yet: publish the site by hand",
+            )),
+        }
+    }
+}
+
+/// Nothing to send: the team acts by hand (a dossier).
+struct ByHand;
+
+#[async_trait]
+impl Publisher for ByHand {
+    async fn publish(
+        &self,
+        _job: &Publication,
+        _content: &Content,
+    ) -> Result<Published, PublishError> {
+        Ok(Published::Sent(BY_HAND.to_owned()))
+    }
+}
