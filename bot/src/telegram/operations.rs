@@ -424,6 +424,15 @@ pub async fn ask_stop(app: &App, args: &str) -> Result<String, HandlerError> {
     Ok(t.with("op-stop-asked", &[arg("id", id), arg("decision", asked.id)]))
 }
 
+/// Tells `chat` what carrying out an answer did, when it says something.
+pub async fn tell_applied(app: &App, chat: i64, applied: Option<&Applied>) -> HandlerResult {
+    let told = applied.and_then(|a| applied_text(&app.texts, a, app.clock.now()));
+    if let Some(text) = told {
+        app.bot.send_message(ChatId(chat), clip(&text)).await?;
+    }
+    Ok(())
+}
+
 /// What the CEO reads once an answer was carried out, if anything.
 pub fn applied_text(t: &Texts, applied: &Applied, now: DateTime<Utc>) -> Option<String> {
     match applied {

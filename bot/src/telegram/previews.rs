@@ -463,12 +463,7 @@ pub async fn decide(
         app.bot
             .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
             .await?;
-        let told = applied
-            .as_ref()
-            .and_then(|a| super::operations::applied_text(&app.texts, a, app.clock.now()));
-        if let Some(text) = told {
-            app.bot.send_message(ChatId(chat), clip(&text)).await?;
-        }
+        super::operations::tell_applied(app, chat, applied.as_ref()).await?;
     }
     Ok(None)
 }
