@@ -12,3 +12,7 @@ CREATE TABLE publication_parts (
     sent_at             BIGINT NOT NULL,
     PRIMARY KEY (publication_id, part)
 );
+
+-- A destructive call's confirmed re-run is created once per decision, even
+-- when the button and the tick carry the answer out at the same moment.
+CREATE UNIQUE INDEX tasks_confirmed_once ON tasks(step_key) WHERE step_key LIKE 'confirmed.%';

@@ -237,8 +237,13 @@ impl Engine {
             );
         }
         again.input = input;
-        store.create_task(&again, self.runner.clock.now()).await?;
-        Ok(Applied::Confirmed)
+        let key = again.step_key.clone().unwrap_or_default();
+        match store.create_task(&again, self.runner.clock.now()).await {
+            Ok(_) => Ok(Applied::Confirmed),
+            // Created at the same moment by another path (a unique index).
+            Err(_) if store.task_with_step_key(&key).await?.is_some() => Ok(Applied::Nothing),
+            Err(error) => Err(error),
+        }
     }
 
     /// Starts the takeover of a candidate, its pre-report (the decision's
