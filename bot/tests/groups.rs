@@ -484,6 +484,76 @@ async fn a_slow_answer_to_a_group_question_holds_up_neither_moderation_nor_the_c
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_model_answering_after_two_minutes_holds_up_none_of_a_hundred_messages_nor_the_ceo() {
+    let mut slow = finish(
+        json!({"answer": "Le contrat officiel est 0x5aAe…", "sources": ["scan"],
+        "confidence": 0.9}),
+    );
+    slow["delay_ms"] = json!(120_000);
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let s = Surface::start_with(db, Locale::Fr, vec![slow], |all| {
+        all.telegram.groups = vec![group(false, 500)];
+        // The answer never comes within the test: the stop leaves it.
+        all.engine.stop_grace_seconds = 1;
+    })
+    .await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    s.tg.send_text(
+        GROUP,
+        &member(9600, "Léa"),
+        "@ulias_test_bot quel est le contrat officiel ?",
+    );
+    eventually("the question reaches the model", || async {
+        (!s.llm.requests().is_empty()).then_some(())
+    })
+    .await;
+
+    let started = tokio::time::Instant::now();
+    let mut scams = Vec::new();
+    for n in 0..100_i64 {
+        let sender = member(9700 + n, &format!("Membre {n}"));
+        if n % 10 == 0 {
+            let scam = format!("Migration V2 ({n}): send your tokens to {FOREIGN} now");
+            scams.push(s.tg.send_text(GROUP, &sender, &scam));
+        } else {
+            s.tg.send_text(
+                GROUP,
+                &sender,
+                &format!("bonjour, message numéro {n} du jour"),
+            );
+        }
+    }
+    s.tg.send_text(CEO, &ceo(), "/status");
+
+    for scam in &scams {
+        let deleted =
+            s.tg.wait_for("deleteMessage", |p| p["message_id"] == *scam, WAIT)
+                .await;
+        assert!(
+            deleted.is_some(),
+            "scam {scam} is deleted while the answer is pending"
+        );
+    }
+    s.message_containing(CEO, "GPU").await;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the group and the CEO were served within seconds: {:?}",
+        started.elapsed()
+    );
+    assert!(
+        !s.tg
+            .sent_texts(GROUP)
+            .iter()
+            .any(|t| t.contains("Le contrat officiel")),
+        "the answer is still with the model"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn questions_over_a_members_allowance_start_no_model_run() {
     let db = TestDb::sqlite().await;
     db.migrated().await;
