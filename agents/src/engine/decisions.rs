@@ -77,6 +77,13 @@ impl Engine {
             return Ok(Applied::Nothing);
         }
         let Some(choice) = current.chosen() else {
+            // Answered with no typed option (a decision stored before
+            // kinds): nothing to carry out, and nothing to try again.
+            if current.response.is_some() {
+                store
+                    .mark_decision_applied(current.id, self.runner.clock.now())
+                    .await?;
+            }
             return Ok(Applied::Nothing);
         };
         let applied = self.carry_out(&current, choice).await?;
