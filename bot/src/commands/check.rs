@@ -95,9 +95,10 @@ pub fn summary(settings: &Settings, source: &SettingsSource) -> Vec<String> {
         .map(|t| format!("${t:.2}"))
         .collect();
     lines.push(format!(
-        "budgets    run ${:.2}, objective ${:.2}, cloud ${:.2}/month, alerts at {}",
+        "budgets    run ${:.2}, objective ${:.2}, operation ${:.2}, cloud ${:.2}/month, alerts at {}",
         budgets.default_run_usd,
         budgets.objective_cap_usd,
+        budgets.operation_cap_usd,
         budgets.monthly_cloud_cap_usd,
         if thresholds.is_empty() {
             "none".to_owned()
