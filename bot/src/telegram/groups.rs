@@ -30,8 +30,8 @@ use ulias_core::store::{GroupMember, SpamSample, StoreError};
 
 use super::buttons::Button;
 use super::edge::clip;
+use super::error::{HandlerError, HandlerResult};
 use super::group_learning;
-use super::handlers::{HandlerError, HandlerResult};
 use super::{App, TgBot};
 use crate::i18n::arg;
 

@@ -12,6 +12,7 @@ mod ceo;
 mod commands;
 mod continuation;
 mod edge;
+mod error;
 mod group_learning;
 mod group_replies;
 mod groups;

@@ -23,7 +23,7 @@ use ulias_core::store::StoreError;
 use super::App;
 use super::buttons::Button;
 use super::edge::{Press, clip};
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use crate::i18n::arg;
 
 /// What a manual publication records as its external id.
@@ -131,17 +131,14 @@ async fn publish(app: &App, job: &Publication) {
 /// that could not be read). A refusal, or a connection never opened, was not.
 fn maybe_delivered(error: &HandlerError) -> bool {
     let lost = |e: &reqwest::Error| !e.is_connect() && !e.is_builder();
-    if let Some(telegram) = error.downcast_ref::<teloxide::RequestError>() {
-        return match telegram {
-            teloxide::RequestError::Network(network) => {
-                !network.is_connect() && !network.is_builder()
-            }
-            teloxide::RequestError::Io(_) | teloxide::RequestError::InvalidJson { .. } => true,
-            _ => false,
-        };
-    }
-    match error.downcast_ref::<crate::x::XError>() {
-        Some(crate::x::XError::Http(http)) => lost(http),
+    match error {
+        HandlerError::Telegram(teloxide::RequestError::Network(network)) => {
+            !network.is_connect() && !network.is_builder()
+        }
+        HandlerError::Telegram(
+            teloxide::RequestError::Io(_) | teloxide::RequestError::InvalidJson { .. },
+        ) => true,
+        HandlerError::X(crate::x::XError::Http(http)) => lost(http),
         _ => false,
     }
 }
