@@ -12,9 +12,6 @@ use ulias_core::settings::Settings;
 use super::{Outcome, build_runner, open_store};
 use crate::cli::WorkerArgs;
 
-/// How long a model call may take before the pool counts as failing.
-const MODEL_TIMEOUT: Duration = Duration::from_secs(300);
-
 /// Ticks until interrupted (or once).
 pub async fn run(
     settings: &Settings,
@@ -26,7 +23,10 @@ pub async fn run(
         .migrate()
         .await
         .context("Failed to migrate the database")?;
-    let pools = Pools::from_settings(&settings.models, MODEL_TIMEOUT)?;
+    let pools = Pools::from_settings(
+        &settings.models,
+        Duration::from_secs(settings.models.request_timeout_seconds),
+    )?;
     let embedder = pools
         .all()
         .first()

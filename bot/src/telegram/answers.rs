@@ -17,7 +17,7 @@ use super::App;
 use super::buttons::Button;
 use super::ceo::confirm;
 use super::edge::{Press, clip};
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use crate::i18n::arg;
 
 /// Objectives older than this are not answered any more (a database

@@ -25,7 +25,7 @@ use super::continuation::{
     CONTEXT_INTERACTIONS, context, continuing, profile_now_and_then, redo_corrected,
 };
 use super::edge::{Incoming, Press};
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use crate::i18n::arg;
 
 /// How a correction starts, in French and English (lowercase).

@@ -9,7 +9,7 @@ use ulias_core::domain::{ObjectiveId, ObjectiveStatus, TaskStatus};
 use ulias_core::settings::Locale;
 
 use super::edge::{Incoming, clip};
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use super::{App, Role, operations};
 use crate::i18n::{Texts, arg};
 use ulias_agents::operations::PrereportPurpose;

@@ -16,7 +16,7 @@ use ulias_core::domain::{ObjectiveId, Status};
 use super::App;
 use super::ceo::confirm;
 use super::edge::Incoming;
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use crate::i18n::arg;
 
 /// How many past interactions the Interpreter sees.

@@ -9,7 +9,7 @@ use ulias_antispam::normalize::normalize;
 use ulias_core::store::{Learned, LearnedHam};
 
 use super::App;
-use super::handlers::HandlerResult;
+use super::error::HandlerResult;
 
 /// One clean message of a trusted member in this many is offered.
 const ONE_IN: u32 = 4;

@@ -15,8 +15,8 @@ use ulias_core::domain::Task;
 
 use super::App;
 use super::edge::clip;
+use super::error::HandlerResult;
 use super::groups::{ASKED, REPLY_TO, ReplyTo, allowances};
-use super::handlers::HandlerResult;
 use crate::i18n::arg;
 
 /// An answer that comes later than this is not sent (the talk moved on).

@@ -11,15 +11,11 @@ use ulias_core::store::{ActorRole, AuditEntry};
 
 use super::buttons::Button;
 use super::edge::{Incoming, Press};
+use super::error::HandlerResult;
 use super::{
     App, ChatDialogue, ChatState, Role, StoreStorage, answers, ceo, commands, groups, operations,
     outbox, previews, profile, proposals,
 };
-
-/// What a handler may fail with (logged by the dispatcher).
-pub type HandlerError = Box<dyn std::error::Error + Send + Sync>;
-/// A handler's result.
-pub type HandlerResult = Result<(), HandlerError>;
 
 /// The alert scope that makes a stranger's refusal go out once.
 const REFUSED_SCOPE: &str = "stranger_refused";

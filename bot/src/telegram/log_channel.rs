@@ -9,7 +9,7 @@ use teloxide::prelude::*;
 
 use super::App;
 use super::edge::clip;
-use super::handlers::HandlerResult;
+use super::error::HandlerResult;
 use crate::i18n::arg;
 
 /// Rows per message at most.

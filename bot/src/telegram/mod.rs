@@ -12,6 +12,7 @@ mod ceo;
 mod commands;
 mod continuation;
 mod edge;
+mod error;
 mod group_learning;
 mod group_replies;
 mod groups;
@@ -93,8 +94,6 @@ pub struct App {
     pub site: Option<Arc<dyn crate::site::SitePublisher>>,
 }
 
-/// How long a model call may take before its pool counts as failing.
-const MODEL_TIMEOUT: Duration = Duration::from_secs(300);
 /// How long one `getUpdates` waits for updates.
 const LONG_POLL: Duration = Duration::from_secs(10);
 
@@ -254,7 +253,10 @@ async fn build(settings: Settings) -> anyhow::Result<App> {
         texts.clone(),
         ntfy.as_ref().map(|_| (store.clone(), clock.clone())),
     ));
-    let pools = Pools::from_settings(&settings.models, MODEL_TIMEOUT)?;
+    let pools = Pools::from_settings(
+        &settings.models,
+        Duration::from_secs(settings.models.request_timeout_seconds),
+    )?;
     let embedder = pools
         .all()
         .first()

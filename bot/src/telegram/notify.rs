@@ -16,7 +16,7 @@ use ulias_core::domain::{ObjectiveStatus, TaskStatus};
 
 use super::App;
 use super::edge::clip;
-use super::handlers::HandlerResult;
+use super::error::HandlerResult;
 use super::previews::{decision_text, post_decision, post_validation};
 use crate::i18n::arg;
 
@@ -137,7 +137,7 @@ async fn progress(app: &App, shown: &mut HashMap<i64, String>) -> HandlerResult 
 async fn progress_text(
     app: &App,
     objective: &ulias_core::store::ProgressMessage,
-) -> Result<String, super::handlers::HandlerError> {
+) -> Result<String, super::error::HandlerError> {
     let head = app.texts.with(
         "progress-line",
         &[
@@ -247,11 +247,11 @@ async fn push_summary(app: &App, text: &str) -> HandlerResult {
 }
 
 /// Today's summary (UTC), as text.
-pub async fn summary_text(app: &App) -> Result<String, super::handlers::HandlerError> {
+pub async fn summary_text(app: &App) -> Result<String, super::error::HandlerError> {
     Ok(today_summary(app).await?.render(&app.texts))
 }
 
-async fn today_summary(app: &App) -> Result<crate::report::Summary, super::handlers::HandlerError> {
+async fn today_summary(app: &App) -> Result<crate::report::Summary, super::error::HandlerError> {
     let now = app.clock.now();
     let day_start = now
         .date_naive()

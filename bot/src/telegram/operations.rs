@@ -22,7 +22,7 @@ use ulias_agents::schemas::{Interpretation, TakeoverAsk};
 use super::App;
 use super::buttons::Button;
 use super::edge::{Press, clip};
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use crate::i18n::{Texts, arg};
 
 /// The chains a takeover can read (EVM: a `0x` contract address).

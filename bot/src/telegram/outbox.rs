@@ -18,7 +18,7 @@ use ulias_core::store::StoreError;
 use super::App;
 use super::buttons::Button;
 use super::edge::{Press, clip};
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use super::publishers::{PublishError, Published, content_of, publisher_for};
 use crate::i18n::arg;
 

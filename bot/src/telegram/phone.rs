@@ -11,7 +11,7 @@ use teloxide::types::MessageId;
 
 use super::App;
 use super::edge::clip;
-use super::handlers::HandlerResult;
+use super::error::HandlerResult;
 use super::previews::decision_text;
 use crate::i18n::arg;
 
@@ -110,7 +110,7 @@ fn with_jitter(wait: Duration, nanos: u32) -> Duration {
 async fn open_stream(
     app: &App,
     ntfy: &crate::ntfy::Ntfy,
-) -> Result<reqwest::Response, super::handlers::HandlerError> {
+) -> Result<reqwest::Response, super::error::HandlerError> {
     let since = app.store.cursor(NTFY_CURSOR).await?;
     Ok(ntfy
         .subscribe(Some(since.as_deref().unwrap_or("all")))

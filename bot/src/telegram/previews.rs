@@ -18,7 +18,7 @@ use ulias_core::store::{ActorRole, AuditEntry, StoreError};
 
 use super::buttons::Button;
 use super::edge::{Incoming, Press, clip};
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use super::{App, ChatDialogue, ChatState, StoreStorage};
 use crate::decision_text;
 use crate::i18n::arg;

@@ -8,7 +8,7 @@ use ulias_core::domain::{ProfileEntry, ProfileEntryId};
 use super::App;
 use super::buttons::Button;
 use super::edge::{Press, clip};
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use crate::i18n::arg;
 
 /// At most this many entries get a Forget button (Telegram keyboards stay short).

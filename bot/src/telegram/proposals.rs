@@ -13,7 +13,7 @@ use super::App;
 use super::buttons::{Button, ProposalChoice};
 use super::ceo::confirm;
 use super::edge::{Press, clip};
-use super::handlers::{HandlerError, HandlerResult};
+use super::error::{HandlerError, HandlerResult};
 use crate::i18n::arg;
 
 /// Shows every new proposal, and every postponed one whose time came.

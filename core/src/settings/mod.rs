@@ -271,6 +271,9 @@ pub struct GroupSettings {
 pub struct ModelSettings {
     /// Every pool; at least one must be local.
     pub pools: Vec<PoolSettings>,
+    /// How long one model call may take before its pool counts as failing
+    /// (1–3600 seconds).
+    pub request_timeout_seconds: u64,
 }
 
 impl Default for ModelSettings {
@@ -280,6 +283,7 @@ impl Default for ModelSettings {
                 PoolSettings::local("thinker", "devstral-small-2", Tier::Thinker, 2),
                 PoolSettings::local("executor", "qwen3-coder-next", Tier::Executor, 4),
             ],
+            request_timeout_seconds: 300,
         }
     }
 }

@@ -361,3 +361,13 @@ fn an_unknown_chain_section_is_refused() {
         "{error}"
     );
 }
+
+#[test]
+fn the_model_request_timeout_is_a_setting_of_1_to_3600_seconds() {
+    let settings = parse("[models]\nrequest_timeout_seconds = 90\n").expect("valid");
+    assert_eq!(settings.models.request_timeout_seconds, 90);
+
+    let error = parse("[models]\nrequest_timeout_seconds = 0\n").expect_err("out of range");
+
+    assert_eq!(problem_keys(&error), vec!["models.request_timeout_seconds"]);
+}

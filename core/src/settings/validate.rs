@@ -191,6 +191,11 @@ fn check_groups(telegram: &TelegramSettings, problems: &mut Problems) {
 }
 
 fn check_models(models: &ModelSettings, problems: &mut Problems) {
+    problems.check(
+        (1..=3600).contains(&models.request_timeout_seconds),
+        "models.request_timeout_seconds",
+        "must be 1–3600 seconds",
+    );
     let mut names = HashSet::new();
     for (i, pool) in models.pools.iter().enumerate() {
         let key = |field: &str| format!("models.pools[{i}].{field}");

@@ -1,0 +1,59 @@
+//! Community groups: every update goes through the deterministic anti-spam
+//! engine (`ulias-antispam`), its actions are carried out through the bot
+//! and logged with the verdict; questions reach the TG Bot agent, which
+//! answers from the operation's file with read-only tools. The team's loop:
+//! `/spam` (as a reply) deletes, bans and learns the sample; a ban report in
+//! the team chat has an Unban button that lifts the ban and learns the
+//! message as ham. Each group has its own policy from the settings.
+
+//!
+//! # Layout
+//! - [`registry`]: the guarded groups, their policies and the spam model
+//!   (load, rebind, retrain).
+//! - [`moderation`]: judging messages and members and carrying out the
+//!   verdicts, ban reports, `/spam`, unban, the groups' own time.
+//! - [`questions`]: questions queued for the TG Bot agent, `/bind`.
+
+mod moderation;
+mod questions;
+mod registry;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use ulias_antispam::{CompiledPolicy, GroupState};
+use ulias_core::domain::Operation;
+use ulias_core::settings::GroupSettings;
+
+pub use self::moderation::{on_member, on_message, tick, unban};
+pub use self::questions::{ASKED, allowances};
+pub use self::registry::guard;
+
+/// Where a group question's task keeps the message to answer.
+pub(super) const REPLY_TO: &str = "reply_to";
+
+/// The message a group question's answer replies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(super) struct ReplyTo {
+    pub chat_id: i64,
+    pub message_id: i32,
+}
+
+/// One guarded group.
+struct Guarded {
+    /// The group's settings, its official addresses those of the operation
+    /// it is bound to (if any).
+    settings: GroupSettings,
+    /// The operation the group belongs to.
+    operation: Option<Operation>,
+    policy: Arc<CompiledPolicy>,
+    state: Mutex<GroupState>,
+    /// The name each member was last seen with: Telegram sends no update
+    /// when a name changes, so a changed name is noticed on the next message.
+    names: Mutex<HashMap<i64, String>>,
+}
+
+/// Every guarded group, by chat id.
+pub struct Guard {
+    groups: Mutex<HashMap<i64, Arc<Guarded>>>,
+}

@@ -1,0 +1,293 @@
+//! The guarded groups: their settings and policies, loaded at start and renewed
+//! on `/bind` and on what the team teaches, and the spam model they share.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use chrono::DateTime;
+use teloxide::prelude::*;
+use ulias_antispam::model::SpamModel;
+use ulias_antispam::{CompiledPolicy, GroupState, Member, Mode, Policy};
+use ulias_core::domain::{Operation, OperationId};
+use ulias_core::settings::{GroupSettings, ModerationMode};
+use ulias_core::store::GroupMember;
+
+use super::{Guard, Guarded};
+use crate::i18n::arg;
+use crate::telegram::edge::clip;
+use crate::telegram::error::HandlerError;
+use crate::telegram::{App, TgBot};
+
+/// The samples every group's model starts from (ours, written for crypto
+/// communities); the team's labels are added to them.
+const SEED_SPAM: &str = include_str!("../../../../fixtures/spam/crypto-spam.txt");
+const SEED_HAM: &str = include_str!("../../../../fixtures/spam/crypto-ham.txt");
+
+/// Loads the groups' protection before the bot takes updates. When it
+/// cannot, the team is told the groups are not protected, and a loop tries
+/// again every `engine.notify_seconds` (and tells the team once it works):
+/// the groups are never left unguarded in silence.
+pub async fn guard(app: &Arc<App>) -> Option<tokio::task::JoinHandle<()>> {
+    let error = match Guard::load(app).await {
+        Ok(()) => return None,
+        Err(error) => error,
+    };
+    tracing::error!(%error, "the community groups are not protected; trying again");
+    let text = app.texts.with("groups-unprotected", &[arg("error", error)]);
+    tell_team(app, text).await;
+    let app = app.clone();
+    Some(tokio::spawn(async move {
+        let every = std::time::Duration::from_secs(app.settings.engine.notify_seconds);
+        loop {
+            tokio::time::sleep(every).await;
+            match Guard::load(&app).await {
+                Ok(()) => {
+                    tell_team(&app, app.texts.get("groups-protected")).await;
+                    return;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "the community groups are still not protected")
+                }
+            }
+        }
+    }))
+}
+
+async fn tell_team(app: &App, text: String) {
+    let Some(team) = app.roles.team_chat else {
+        return;
+    };
+    if let Err(error) = app.bot.send_message(ChatId(team), clip(&text)).await {
+        tracing::warn!(%error, "could not tell the team about the groups' protection");
+    }
+}
+
+impl Guard {
+    /// No group yet; [`Guard::load`] fills it.
+    pub fn empty() -> Self {
+        Self {
+            groups: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Builds each group's policy: its settings, its admins (asked of
+    /// Telegram), and the model trained on our samples and the team's.
+    pub async fn load(app: &App) -> Result<(), HandlerError> {
+        let model = Arc::new(train(app).await?);
+        for configured in &app.settings.telegram.groups {
+            let chat = configured.chat_id;
+            if let Some(id) = configured.operation {
+                let bound = app
+                    .store
+                    .bind_group(chat, OperationId::new(id), "settings", app.clock.now())
+                    .await;
+                if let Err(error) = bound {
+                    tracing::warn!(%error, chat, operation = id, "the group's operation from the settings is not bound");
+                }
+            }
+            let operation = app.store.operation_of_group(chat).await?;
+            let settings = effective(configured, operation.as_ref());
+            let admins = admins(&app.bot, chat).await;
+            let policy = CompiledPolicy::with_model(
+                policy_of(&settings, admins, &app.username),
+                model.clone(),
+            )?;
+            let guarded = Guarded {
+                settings,
+                operation,
+                policy: Arc::new(policy),
+                state: Mutex::new(remembered(app, chat).await?),
+                names: Mutex::new(HashMap::new()),
+            };
+            app.guard.lock().insert(chat, Arc::new(guarded));
+        }
+        Ok(())
+    }
+
+    /// Binds a guarded group to an operation and rebuilds its policy with
+    /// the operation's official addresses (its members' state is kept).
+    pub(super) async fn rebind(
+        app: &App,
+        chat: i64,
+        operation: Operation,
+    ) -> Result<(), HandlerError> {
+        let Some(guarded) = app.guard.get(chat) else {
+            return Ok(());
+        };
+        let Some(configured) = app
+            .settings
+            .telegram
+            .groups
+            .iter()
+            .find(|g| g.chat_id == chat)
+        else {
+            return Ok(());
+        };
+        let settings = effective(configured, Some(&operation));
+        let model = Arc::new(train(app).await?);
+        let policy = CompiledPolicy::with_model(
+            policy_of(
+                &settings,
+                guarded.policy.policy.admins.clone(),
+                &app.username,
+            ),
+            model,
+        )?;
+        let renewed = guarded.renewed(settings, Some(operation), policy);
+        app.guard.lock().insert(chat, Arc::new(renewed));
+        Ok(())
+    }
+
+    /// Retrains every group's model (after the team labelled a message).
+    pub(super) async fn retrain(app: &App) -> Result<(), HandlerError> {
+        let model = Arc::new(train(app).await?);
+        let groups: Vec<(i64, Arc<Guarded>)> = app
+            .guard
+            .lock()
+            .iter()
+            .map(|(k, v)| (*k, v.clone()))
+            .collect();
+        for (chat, guarded) in groups {
+            let policy = CompiledPolicy::with_model(guarded.policy.policy.clone(), model.clone())?;
+            let renewed =
+                guarded.renewed(guarded.settings.clone(), guarded.operation.clone(), policy);
+            app.guard.lock().insert(chat, Arc::new(renewed));
+        }
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Arc<Guarded>>> {
+        self.groups.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(super) fn get(&self, chat: i64) -> Option<Arc<Guarded>> {
+        self.lock().get(&chat).cloned()
+    }
+
+    /// Whether `chat` is a guarded group.
+    pub fn guards(&self, chat: i64) -> bool {
+        self.lock().contains_key(&chat)
+    }
+
+    pub(super) fn all(&self) -> Vec<Arc<Guarded>> {
+        self.lock().values().cloned().collect()
+    }
+}
+
+impl Guarded {
+    /// The same group with new settings and policy, its state kept.
+    fn renewed(
+        &self,
+        settings: GroupSettings,
+        operation: Option<Operation>,
+        policy: CompiledPolicy,
+    ) -> Self {
+        Self {
+            settings,
+            operation,
+            policy: Arc::new(policy),
+            state: Mutex::new(
+                self.state
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone(),
+            ),
+            names: Mutex::new(
+                self.names
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone(),
+            ),
+        }
+    }
+}
+
+/// A group's settings as they apply: a bound group's official addresses
+/// are its operation's.
+fn effective(configured: &GroupSettings, operation: Option<&Operation>) -> GroupSettings {
+    let mut settings = configured.clone();
+    if let Some(operation) = operation
+        && !operation.official_addresses.is_empty()
+    {
+        settings.official_addresses = operation.official_addresses.clone();
+    }
+    settings
+}
+
+/// A group's state as the store remembers it: each member's trust,
+/// penalties and first message (the rest is recent and starts empty).
+async fn remembered(app: &App, chat: i64) -> Result<GroupState, HandlerError> {
+    let mut state = GroupState::default();
+    for kept in app.store.group_members(chat).await? {
+        let member = state.member(kept.user_id);
+        member.clean = kept.clean;
+        member.strikes_ever = kept.strikes_ever;
+        member.first_seen = kept.first_seen.map(|at| at.timestamp());
+    }
+    Ok(state)
+}
+
+/// What is worth keeping of a member across restarts.
+pub(super) fn kept_of(state: &GroupState, user: i64) -> Option<GroupMember> {
+    state.members.get(&user).map(|m| GroupMember {
+        user_id: user,
+        clean: m.clean,
+        strikes_ever: m.strikes_ever,
+        first_seen: m.first_seen.and_then(|at| DateTime::from_timestamp(at, 0)),
+    })
+}
+
+async fn train(app: &App) -> Result<SpamModel, HandlerError> {
+    let (mut spam, mut ham) = app.store.spam_corpus().await?;
+    spam.extend(lines(SEED_SPAM));
+    ham.extend(lines(SEED_HAM));
+    // Thousands of samples take a fraction of a second: off the async threads.
+    Ok(tokio::task::spawn_blocking(move || SpamModel::train(&spam, &ham)).await?)
+}
+
+fn lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn policy_of(settings: &GroupSettings, admins: Vec<Member>, bot: &str) -> Policy {
+    Policy {
+        bot_username: Some(bot.to_owned()),
+        mode: match settings.mode {
+            ModerationMode::DryRun => Mode::DryRun,
+            ModerationMode::Soft => Mode::Soft,
+            ModerationMode::Normal => Mode::Normal,
+        },
+        official_addresses: settings.official_addresses.clone(),
+        allowed_domains: settings.allowed_domains.clone(),
+        stop_phrases: settings.stop_phrases.clone(),
+        admins,
+        captcha: settings.captcha,
+        captcha_seconds: i64::from(settings.captcha_seconds),
+        raid_joins_per_minute: settings.raid_joins_per_minute as usize,
+        raid_quiet_seconds: i64::from(settings.raid_quiet_seconds),
+        raid_max_seconds: i64::from(settings.raid_max_seconds),
+        ..Policy::default()
+    }
+}
+
+async fn admins(bot: &TgBot, chat: i64) -> Vec<Member> {
+    match bot.get_chat_administrators(ChatId(chat)).await {
+        Ok(admins) => admins.iter().map(|a| member_of(&a.user)).collect(),
+        Err(error) => {
+            tracing::warn!(%error, chat, "could not read the group's admins; none are exempt");
+            Vec::new()
+        }
+    }
+}
+
+pub(super) fn member_of(user: &teloxide::types::User) -> Member {
+    Member {
+        id: i64::try_from(user.id.0).unwrap_or(i64::MAX),
+        display_name: user.full_name(),
+        username: user.username.clone(),
+    }
+}
