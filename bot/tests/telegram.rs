@@ -1,6 +1,6 @@
-//! The Telegram surface end to end: the library's `run(settings, shutdown)`
-//! against the loopback fake of the Bot API, over real HTTP, with a
-//! scripted model server and a real SQLite store.
+//! The Telegram surface end to end: the library's `run(settings, clock,
+//! shutdown)` against the loopback fake of the Bot API, over real HTTP, with
+//! a scripted model server and a real SQLite store.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
 
