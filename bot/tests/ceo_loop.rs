@@ -9,7 +9,6 @@ mod surface;
 
 use chrono::TimeDelta;
 use serde_json::{Value, json};
-use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
     NewTask, ObjectiveId, ObjectiveSource, ObjectiveStatus, ProfileKind, ProposalId,
     ProposalStatus, Team,
@@ -240,7 +239,7 @@ async fn a_reply_to_an_answer_becomes_a_follow_up_linked_to_it_with_its_result_i
     );
     let open = s
         .store()
-        .objectives_since(SystemClock.now() - TimeDelta::hours(1), 10)
+        .objectives_since(start_time() - TimeDelta::hours(1), 10)
         .await
         .unwrap();
     assert_eq!(open.len(), 2, "a question starts nothing");
@@ -349,7 +348,7 @@ async fn a_strategist_proposal_waits_for_the_ceo_accept_starts_it_and_decline_is
         "title": "t", "description": "d", "pipeline": "direct", "depends_on": [], "priority": 5}]}));
     let db = TestDb::sqlite().await;
     db.migrated().await;
-    let now = SystemClock.now();
+    let now = start_time();
     let strategist = NewTask::new(
         "strategist".parse().unwrap(),
         Team::Transversal,

@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use chrono::TimeDelta;
 use secrecy::SecretString;
-use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
     DecisionId, DecisionKind, DecisionOption, DecisionStatus, NewDecision, Urgency,
 };
@@ -34,7 +33,7 @@ fn decision(title: &str) -> NewDecision {
         context_summary: "Disk at 91 %.".to_owned(),
         recommended: Some(DecisionOption::Rerun),
         urgency: Urgency::High,
-        timeout_at: Some(SystemClock.now() + TimeDelta::hours(2)),
+        timeout_at: Some(start_time() + TimeDelta::hours(2)),
         auto_decision: Some(DecisionOption::Cancel),
         ..NewDecision::new(DecisionKind::Doubt {
             agent: "infra".to_owned(),
@@ -107,7 +106,7 @@ async fn a_decision_answered_b_from_the_phone_is_applied_once_even_if_the_reply_
     let db = TestDb::sqlite().await;
     db.migrated().await;
     db.store
-        .create_decision(&decision("Free disk space on the VPS?"), SystemClock.now())
+        .create_decision(&decision("Free disk space on the VPS?"), start_time())
         .await
         .unwrap();
     let s = start(&fake, db).await;
@@ -161,7 +160,7 @@ async fn a_dropped_reply_stream_resumes_without_losing_an_answer() {
     let db = TestDb::sqlite().await;
     db.migrated().await;
     db.store
-        .create_decision(&decision("First?"), SystemClock.now())
+        .create_decision(&decision("First?"), start_time())
         .await
         .unwrap();
     let s = start(&fake, db).await;
@@ -173,7 +172,7 @@ async fn a_dropped_reply_stream_resumes_without_losing_an_answer() {
     answered(s.store(), 1).await;
 
     s.store()
-        .create_decision(&decision("Second?"), SystemClock.now())
+        .create_decision(&decision("Second?"), start_time())
         .await
         .unwrap();
     let second = fake
@@ -205,7 +204,7 @@ async fn alerts_are_pushed_with_their_priority() {
     let db = TestDb::sqlite().await;
     db.migrated().await;
     // A task whose agent does not exist fails for good: an incident alert.
-    let now = SystemClock.now() - TimeDelta::minutes(1);
+    let now = start_time() - TimeDelta::minutes(1);
     let task = NewTask::new(
         "ghost".parse().unwrap(),
         Team::Ops,
@@ -264,7 +263,7 @@ async fn a_reply_with_a_missing_or_wrong_signature_or_naming_another_decision_ch
     db.migrated().await;
     for title in ["First?", "Second?"] {
         db.store
-            .create_decision(&decision(title), SystemClock.now())
+            .create_decision(&decision(title), start_time())
             .await
             .unwrap();
     }
@@ -335,7 +334,7 @@ async fn an_answer_after_its_buttons_expired_changes_nothing() {
         ..decision("Still there?")
     };
     db.store
-        .create_decision(&old, SystemClock.now() - TimeDelta::days(8))
+        .create_decision(&old, start_time() - TimeDelta::days(8))
         .await
         .unwrap();
     let s = start(&fake, db).await;
@@ -363,7 +362,7 @@ async fn a_push_refused_while_ntfy_is_down_is_delivered_once_it_is_back() {
         }
         let s = start(&fake, db).await;
         s.store()
-            .create_decision(&decision("Free disk space?"), SystemClock.now())
+            .create_decision(&decision("Free disk space?"), start_time())
             .await
             .unwrap();
         s.message_containing(CEO, "Free disk space?").await;
@@ -376,6 +375,8 @@ async fn a_push_refused_while_ntfy_is_down_is_delivered_once_it_is_back() {
 
         fake.set_down(false);
         fake.refuse_publishing(false);
+        // Past the retry's backoff, on the process's clock.
+        s.advance(TimeDelta::minutes(10));
         decision_push(&fake, 1).await;
         tokio::time::sleep(Duration::from_secs(2)).await;
         let pushes = fake.on_topic(ALERTS);
@@ -397,10 +398,7 @@ async fn a_decision_over_ntfys_limit_is_shortened_and_points_to_the_chat() {
         context_summary: "Disk at 91 %. ".repeat(400),
         ..decision("Free disk space on the VPS?")
     };
-    db.store
-        .create_decision(&long, SystemClock.now())
-        .await
-        .unwrap();
+    db.store.create_decision(&long, start_time()).await.unwrap();
     let s = start(&fake, db).await;
 
     let push = decision_push(&fake, 1).await;
@@ -420,17 +418,14 @@ async fn an_answered_or_timed_out_decision_tells_the_phone_how_it_ended() {
     let db = TestDb::sqlite().await;
     db.migrated().await;
     db.store
-        .create_decision(&decision("Free disk space?"), SystemClock.now())
+        .create_decision(&decision("Free disk space?"), start_time())
         .await
         .unwrap();
     let soon = NewDecision {
-        timeout_at: Some(SystemClock.now() + TimeDelta::seconds(3)),
+        timeout_at: Some(start_time() + TimeDelta::minutes(30)),
         ..decision("Rotate the logs?")
     };
-    db.store
-        .create_decision(&soon, SystemClock.now())
-        .await
-        .unwrap();
+    db.store.create_decision(&soon, start_time()).await.unwrap();
     let s = start(&fake, db).await;
     let first = decision_push(&fake, 1).await;
     decision_push(&fake, 2).await;
@@ -447,6 +442,7 @@ async fn an_answered_or_timed_out_decision_tells_the_phone_how_it_ended() {
             .is_none_or(Vec::is_empty),
         "no live buttons"
     );
+    s.advance(TimeDelta::minutes(31));
     let timed_out = fake
         .wait_for(|m| m.request["title"] == "Decision #2 made", WAIT)
         .await
@@ -471,7 +467,7 @@ async fn push_titles_follow_the_chats_language() {
     let db = TestDb::sqlite().await;
     db.migrated().await;
     db.store
-        .create_decision(&decision("Libérer de l'espace ?"), SystemClock.now())
+        .create_decision(&decision("Libérer de l'espace ?"), start_time())
         .await
         .unwrap();
     let s = start_in(&fake, db, Locale::Fr).await;

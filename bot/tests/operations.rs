@@ -9,7 +9,6 @@
 mod surface;
 
 use serde_json::{Value, json};
-use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
     NewOperation, NewValidation, OperationId, OperationStatus, PublicationTarget, ValidationKind,
 };
@@ -58,14 +57,11 @@ async fn operation(store: &Store, name: &str, contract: &str) -> OperationId {
         chain: Some("base".to_owned()),
         official_address: Some(contract.to_owned()),
         official_addresses: Vec::new(),
-        j0_at: SystemClock.now(),
+        j0_at: start_time(),
     };
-    let created = store
-        .create_operation(&new, SystemClock.now())
-        .await
-        .unwrap();
+    let created = store.create_operation(&new, start_time()).await.unwrap();
     store
-        .set_operation_status(created.id, OperationStatus::Running, SystemClock.now())
+        .set_operation_status(created.id, OperationStatus::Running, start_time())
         .await
         .unwrap();
     created.id
@@ -287,14 +283,14 @@ async fn each_operations_post_goes_to_its_own_group_whatever_its_payload_names()
                     "content": {"kind": "post", "text": "GM from one"}
                 }),
             ),
-            SystemClock.now(),
+            start_time(),
         )
         .await
         .unwrap();
     s.store()
         .create_validation(
             &post(two, json!({"args": {"text": "GM from two"}})),
-            SystemClock.now(),
+            start_time(),
         )
         .await
         .unwrap();
@@ -357,7 +353,7 @@ async fn a_group_question_reads_its_operations_file_and_a_foreign_address_is_hel
                 &json!({"story": story}),
                 "scanner",
                 None,
-                SystemClock.now(),
+                start_time(),
             )
             .await
             .unwrap();

@@ -9,7 +9,6 @@ mod surface;
 use std::time::Duration;
 
 use serde_json::json;
-use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{NewValidation, PublicationStatus, PublicationTarget, ValidationKind};
 use ulias_core::settings::{GroupSettings, Locale, ModerationMode};
 use ulias_core::store::Store;
@@ -43,7 +42,7 @@ async fn pinned_post(store: &Store) -> ulias_core::domain::ValidationId {
         payload: json!({"tool": "tg_pin", "args": {"text": "Official address: 0x5aAe… — the team never DMs first."}}),
     };
     store
-        .create_validation(&validation, SystemClock.now())
+        .create_validation(&validation, start_time())
         .await
         .unwrap()
         .id
@@ -108,7 +107,7 @@ async fn a_post_interrupted_mid_send_is_shown_as_unknown_and_sent_again_only_on_
     let id = pinned_post(&db.store).await;
     // A previous process claimed it half an hour ago and died before
     // recording the result: its claim has expired.
-    let then = SystemClock.now() - chrono::TimeDelta::minutes(30);
+    let then = start_time() - chrono::TimeDelta::minutes(30);
     db.store.approve_validation(id, "bob", then).await.unwrap();
     let claimed = db
         .store
@@ -146,7 +145,7 @@ async fn a_send_whose_answer_never_comes_ends_unknown_and_send_again_twice_sends
     db.migrated().await;
     let id = pinned_post(&db.store).await;
     db.store
-        .approve_validation(id, "bob", SystemClock.now())
+        .approve_validation(id, "bob", start_time())
         .await
         .unwrap();
     let s = start(db).await;
@@ -215,7 +214,7 @@ async fn a_thread_refused_at_part_two_resumes_at_part_two_when_sent_again() {
         payload: json!({"args": {"parts": ["Part one.", "Part two.", "Part three."]}}),
     };
     db.store
-        .create_validation(&thread, SystemClock.now())
+        .create_validation(&thread, start_time())
         .await
         .unwrap();
     let s = start(db).await;

@@ -8,7 +8,6 @@ mod surface;
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use ulias_bot::i18n::Texts;
 use ulias_bot::report::{CHART_DAYS, Summary};
-use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
     DecisionAnswer, DecisionKind, DecisionOption, LogKind, LogScope, NewDecision, NewLogEntry,
     NewObjective, NewTask, ObjectiveSource, ObjectiveStatus, TaskOutcome, Team,
@@ -258,7 +257,7 @@ async fn the_daily_summary_goes_out_by_itself_once_a_day_from_its_hour() {
         all.engine.daily_report_hour = 0;
     })
     .await;
-    let now = SystemClock.now();
+    let now = start_time();
     let yesterday = (now - TimeDelta::days(1)).format("%Y-%m-%d");
     s.store()
         .set_cursor(

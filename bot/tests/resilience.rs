@@ -10,7 +10,6 @@ mod surface;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
     DecisionKind, NewDecision, NewValidation, PublicationTarget, Urgency, ValidationKind,
 };
@@ -65,7 +64,7 @@ async fn an_ntfy_server_that_never_answers_holds_up_no_decision_and_no_validatio
         settings.http.request_timeout_seconds = 120;
     })
     .await;
-    let now = SystemClock.now();
+    let now = start_time();
     let decision = NewDecision {
         urgency: Urgency::High,
         ..NewDecision::new(DecisionKind::Confirmation {
@@ -84,7 +83,7 @@ async fn an_ntfy_server_that_never_answers_holds_up_no_decision_and_no_validatio
         payload: json!({"step": "cm.daily_post", "args": {"text": "GM holders"}}),
     };
     s.store()
-        .create_validation(&validation, SystemClock.now())
+        .create_validation(&validation, start_time())
         .await
         .unwrap();
     let shown = Instant::now();

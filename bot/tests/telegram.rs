@@ -1,6 +1,6 @@
-//! The Telegram surface end to end: the library's `run(settings, shutdown)`
-//! against the loopback fake of the Bot API, over real HTTP, with a
-//! scripted model server and a real SQLite store.
+//! The Telegram surface end to end: the library's `run(settings, clock,
+//! shutdown)` against the loopback fake of the Bot API, over real HTTP, with
+//! a scripted model server and a real SQLite store.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
 
@@ -11,7 +11,6 @@ use std::time::Duration;
 use chrono::TimeDelta;
 use secrecy::SecretString;
 use serde_json::json;
-use ulias_core::clock::{Clock, SystemClock};
 use ulias_core::domain::{
     DecisionKind, DecisionOption, NewDecision, NewTask, NewValidation, ObjectiveId,
     PublicationTarget, TaskOutcome, TaskStatus, Team, Urgency, ValidationId, ValidationKind,
@@ -181,7 +180,7 @@ async fn pending_validation(store: &Store) -> ValidationId {
         payload: json!({"step": "cm.comeback_thread", "args": {"parts": ["We are back.", "Here is the plan."]}}),
     };
     store
-        .create_validation(&validation, SystemClock.now())
+        .create_validation(&validation, start_time())
         .await
         .unwrap()
         .id
@@ -232,7 +231,7 @@ async fn reject_asks_why_by_force_reply_and_the_step_runs_again_with_the_reason(
     let db = TestDb::sqlite().await;
     db.migrated().await;
     let store = &db.store;
-    let now = SystemClock.now() - TimeDelta::minutes(5);
+    let now = start_time() - TimeDelta::minutes(5);
     let task = NewTask::new(
         "analyst".parse().unwrap(),
         Team::Research,
@@ -302,7 +301,7 @@ async fn a_decision_reaching_its_timeout_is_applied_and_announced() {
         context_summary: "Le disque est plein à 91 %.".to_owned(),
         recommended: Some(DecisionOption::Confirm),
         urgency: Urgency::High,
-        timeout_at: Some(SystemClock.now() + TimeDelta::seconds(3)),
+        timeout_at: Some(start_time() + TimeDelta::minutes(30)),
         auto_decision: Some(DecisionOption::Refuse),
         ..NewDecision::new(DecisionKind::Confirmation {
             tool: "logs_cleanup".into(),
@@ -310,7 +309,7 @@ async fn a_decision_reaching_its_timeout_is_applied_and_announced() {
         })
     };
     db.store
-        .create_decision(&decision, SystemClock.now())
+        .create_decision(&decision, start_time())
         .await
         .unwrap();
     let s = Surface::start_on(db, Locale::Fr, Vec::new()).await;
@@ -321,6 +320,7 @@ async fn a_decision_reaching_its_timeout_is_applied_and_announced() {
         shown["reply_markup"].to_string().contains("⭐ Lancer"),
         "the recommended option is marked"
     );
+    s.advance(TimeDelta::minutes(31));
 
     s.message_containing(
         CEO,
@@ -489,7 +489,7 @@ async fn the_public_log_channel_gets_batches_with_costs_and_the_running_total() 
     use ulias_core::money::Usd;
     let db = TestDb::sqlite().await;
     db.migrated().await;
-    let now = SystemClock.now();
+    let now = start_time();
     let operation = db
         .store
         .create_operation(
@@ -617,7 +617,7 @@ async fn the_ceo_turns_an_operations_validation_off_and_it_is_audited() {
     use ulias_core::domain::{NewOperation, OperationId};
     let db = TestDb::sqlite().await;
     db.migrated().await;
-    let now = SystemClock.now();
+    let now = start_time();
     let new = NewOperation {
         name: "PEPE2".into(),
         token_symbol: None,

@@ -7,7 +7,8 @@ use super::Outcome;
 
 /// Runs until interrupted.
 pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
-    crate::telegram::run(settings.clone(), shutdown_signal()).await?;
+    let clock = std::sync::Arc::new(ulias_core::clock::SystemClock);
+    crate::telegram::run(settings.clone(), clock, shutdown_signal()).await?;
     Ok(Outcome::Done)
 }
 

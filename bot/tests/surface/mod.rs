@@ -1,16 +1,19 @@
-//! The process under test: `run(settings, shutdown)` against the fake Bot
-//! API, a scripted model server and a fresh SQLite store.
+//! The process under test: `run(settings, clock, shutdown)` against the
+//! fake Bot API, a scripted model server and a fresh SQLite store, on a
+//! manual clock the test moves ([`Surface::clock`]).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, dead_code)]
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use chrono::{DateTime, TimeDelta, Utc};
 use secrecy::SecretString;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use ulias_bot::telegram;
-use ulias_core::clock::{Clock, SystemClock};
+use ulias_core::clock::{Clock, ManualClock, SystemClock};
 use ulias_core::settings::{Locale, Settings, ToolProtocol};
 use ulias_core::store::Store;
 use ulias_tests::db::TestDb;
@@ -31,6 +34,8 @@ pub struct Surface {
     pub tg: FakeTelegram,
     pub llm: FakeLlm,
     pub db: TestDb,
+    /// The process's clock: it moves only when the test says.
+    pub clock: Arc<ManualClock>,
     stop: Option<oneshot::Sender<()>>,
     process: Option<JoinHandle<anyhow::Result<()>>>,
 }
@@ -99,39 +104,24 @@ impl Surface {
         settings.engine.notify_seconds = 1;
         settings.engine.log_batch_seconds = 1;
         customise(&mut settings);
-        // The daily summary goes out once a day from engine.daily_report_hour
-        // (UTC): today's is marked sent, or every test run in the evening
-        // would see an extra message in the CEO's chat.
-        let now = SystemClock.now();
-        let store = db.migrated().await;
-        store
-            .set_cursor(
-                telegram::SUMMARY_CURSOR,
-                &now.format("%Y-%m-%d").to_string(),
-                now,
-            )
-            .await
-            .unwrap();
-        // Likewise the weekly summary, on Sunday evenings.
-        store
-            .set_cursor(
-                telegram::WEEKLY_CURSOR,
-                &now.format("%G-W%V").to_string(),
-                now,
-            )
-            .await
-            .unwrap();
+        let clock = Arc::new(ManualClock::new(start_time()));
         let (stop, stopped) = oneshot::channel::<()>();
-        let process = tokio::spawn(telegram::run(settings, async {
+        let process = tokio::spawn(telegram::run(settings, clock.clone(), async {
             let _ = stopped.await;
         }));
         Self {
             tg,
             llm,
             db,
+            clock,
             stop: Some(stop),
             process: Some(process),
         }
+    }
+
+    /// Moves the process's clock forward by `step`.
+    pub fn advance(&self, step: TimeDelta) {
+        self.clock.advance(step);
     }
 
     pub fn store(&self) -> &Store {
@@ -182,6 +172,14 @@ impl Surface {
     pub async fn stop(mut self) {
         self.halt().await;
     }
+}
+
+/// Where the process's clock starts: today at 06:00 UTC, an hour when no
+/// daily or weekly summary is due (they go out in the evening), whenever the
+/// tests run. Rows a test writes before the start are dated from it.
+pub fn start_time() -> DateTime<Utc> {
+    let today = SystemClock.now().date_naive();
+    today.and_hms_opt(6, 0, 0).unwrap().and_utc()
 }
 
 pub fn button_data(message: &Value) -> Vec<String> {

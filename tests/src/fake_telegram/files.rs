@@ -1,0 +1,98 @@
+//! Photos and media groups.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+impl World {
+    pub(super) fn photo_sizes(&mut self) -> Value {
+        let serial = self.next_serial();
+        json!([
+            {"file_id": format!("AgACAgQAAxkBAAI{serial}s"), "file_unique_id": format!("AQAD{serial}s"),
+             "width": 90, "height": 90, "file_size": 1_024},
+            {"file_id": format!("AgACAgQAAxkBAAI{serial}m"), "file_unique_id": format!("AQAD{serial}m"),
+             "width": 800, "height": 800, "file_size": 65_536},
+        ])
+    }
+
+    pub(super) fn send_photo(&mut self, params: &Map<String, Value>) -> Answer {
+        let (chat_id, chat) = self.chat(params)?;
+        if params.get("photo").is_none_or(Value::is_null) {
+            return Err(bad("there is no photo in the request"));
+        }
+        let caption = visible_text(params, "caption");
+        if utf16_len(&caption) > MAX_CAPTION {
+            return Err(bad("message caption is too long"));
+        }
+        let mut content = self.common_content(chat_id, params)?;
+        content.insert("photo".to_owned(), self.photo_sizes());
+        if !caption.is_empty() {
+            content.insert("caption".to_owned(), json!(caption));
+        }
+        Ok(self.bot_message(chat_id, &chat, content))
+    }
+
+    pub(super) fn send_media_group(
+        &mut self,
+        params: &Map<String, Value>,
+        files: &[UploadedFile],
+    ) -> Answer {
+        let (chat_id, chat) = self.chat(params)?;
+        let media = params
+            .get("media")
+            .and_then(Value::as_array)
+            .cloned()
+            .ok_or_else(|| bad("parameter \"media\" is required"))?;
+        if !(2..=10).contains(&media.len()) {
+            return Err(bad("media group must include 2-10 items"));
+        }
+        for item in &media {
+            if let Some(name) = item["media"]
+                .as_str()
+                .and_then(|m| m.strip_prefix("attach://"))
+                && !files.iter().any(|file| file.field == name)
+            {
+                return Err(bad("can't parse InputMedia: media not found"));
+            }
+            if utf16_len(&visible_text(
+                item.as_object().unwrap_or(&Map::new()),
+                "caption",
+            )) > MAX_CAPTION
+            {
+                return Err(bad("message caption is too long"));
+            }
+        }
+        let common = self.common_content(chat_id, params)?;
+        let group = format!("{}", 13_000_000_000_000_000_u64 + self.next_serial());
+        let mut sent = Vec::new();
+        for item in &media {
+            let mut content = common.clone();
+            content.remove("reply_markup");
+            content.insert("media_group_id".to_owned(), json!(group));
+            let serial = self.next_serial();
+            match item["type"].as_str().unwrap_or("photo") {
+                "photo" => {
+                    content.insert("photo".to_owned(), self.photo_sizes());
+                }
+                "video" => {
+                    content.insert(
+                        "video".to_owned(),
+                        json!({"file_id": format!("BAACAgQAAxkBAAI{serial}"), "file_unique_id": format!("AgAD{serial}"),
+                               "width": 640, "height": 360, "duration": 1}),
+                    );
+                }
+                kind => {
+                    content.insert(
+                        kind.to_owned(),
+                        json!({"file_id": format!("BQACAgQAAxkBAAI{serial}"), "file_unique_id": format!("AgAD{serial}")}),
+                    );
+                }
+            }
+            let caption = visible_text(item.as_object().unwrap_or(&Map::new()), "caption");
+            if !caption.is_empty() {
+                content.insert("caption".to_owned(), json!(caption));
+            }
+            sent.push(self.bot_message(chat_id, &chat, content));
+        }
+        Ok(Value::Array(sent))
+    }
+}
