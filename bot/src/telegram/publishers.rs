@@ -73,12 +73,6 @@ impl From<crate::x::XError> for PublishError {
     }
 }
 
-impl From<std::num::TryFromIntError> for PublishError {
-    fn from(error: std::num::TryFromIntError) -> Self {
-        Self::Refused(error.to_string())
-    }
-}
-
 /// Sends one approved publication.
 #[async_trait]
 pub trait Publisher: Send + Sync {
@@ -174,11 +168,7 @@ async fn send_thread(
 ) -> Result<String, PublishError> {
     let done = app.store.sent_parts(job.id).await?;
     let mut first = done.first().map(|(_, id)| id.clone());
-    for (index, part) in parts.iter().enumerate() {
-        let index = u32::try_from(index)?;
-        if done.iter().any(|(sent, _)| *sent == index) {
-            continue;
-        }
+    for (index, part) in unsent(parts, &done) {
         let message = app.bot.send_message(chat, clip(part)).await?;
         let id = format!("{}:{}", chat.0, message.id.0);
         app.store
@@ -187,6 +177,17 @@ async fn send_thread(
         first.get_or_insert(id);
     }
     first.ok_or_else(|| PublishError::Refused("a thread needs parts".into()))
+}
+
+/// The parts of a job not recorded as sent yet, with their index: a job
+/// sent again resumes at its first missing part.
+fn unsent<'a>(
+    parts: &'a [String],
+    done: &'a [(u32, String)],
+) -> impl Iterator<Item = (u32, &'a String)> + 'a {
+    (0_u32..)
+        .zip(parts)
+        .filter(|(index, _)| !done.iter().any(|(sent, _)| sent == index))
 }
 
 /// X: the operation's own account, one post per account per
@@ -243,11 +244,7 @@ impl Publisher for XPublisher<'_> {
         let done = app.store.sent_parts(job.id).await?;
         let mut first: Option<String> = done.first().map(|(_, id)| id.clone());
         let mut previous: Option<String> = done.last().map(|(_, id)| id.clone());
-        for (index, part) in content.messages().iter().enumerate() {
-            let index = u32::try_from(index)?;
-            if done.iter().any(|(sent, _)| *sent == index) {
-                continue;
-            }
+        for (index, part) in unsent(&content.messages(), &done) {
             let id = client.post(&token, part, previous.as_deref()).await?;
             app.store
                 .record_sent_part(job.id, index, &id, app.clock.now())
