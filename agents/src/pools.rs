@@ -5,13 +5,12 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
 
 use tokio::sync::oneshot;
 use ulias_core::domain::RoutingRule;
 use ulias_core::settings::{ModelSettings, PoolSettings, Tier};
 
-use crate::model::{ModelError, OpenAiClient, SharedModelClient};
+use crate::model::{ModelError, OpenAiClient, SharedModelClient, Timeouts};
 
 /// A pool's slots, granted by priority then arrival.
 #[derive(Debug)]
@@ -214,15 +213,16 @@ pub struct Pools {
 }
 
 impl Pools {
-    /// Pools from settings, each with a real client.
-    pub fn from_settings(models: &ModelSettings, timeout: Duration) -> Result<Self, ModelError> {
+    /// Pools from settings, each with a real client waiting on its server
+    /// no longer than `timeouts`.
+    pub fn from_settings(models: &ModelSettings, timeouts: Timeouts) -> Result<Self, ModelError> {
         let mut pools = Vec::new();
         for settings in &models.pools {
             let client = OpenAiClient::new(
                 settings.base_url.as_str(),
                 settings.api_key.as_ref(),
                 &settings.model,
-                timeout,
+                timeouts,
             )?;
             pools.push(ModelPool::new(settings.clone(), Arc::new(client)));
         }
@@ -324,7 +324,7 @@ mod tests {
         assert_eq!(slots.waiting(), 0);
         drop(held);
         // The slot is free again: this does not wait.
-        let again = tokio::time::timeout(Duration::from_secs(1), slots.acquire(1)).await;
+        let again = tokio::time::timeout(std::time::Duration::from_secs(1), slots.acquire(1)).await;
         assert!(again.is_ok());
     }
 

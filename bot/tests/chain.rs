@@ -224,7 +224,8 @@ async fn without_an_explorer_the_deployer_is_unknown_and_the_precheck_fails_clos
     let mut chains = ChainsSettings::default();
     chain.point(&mut chains).unwrap();
     chains.base.explorer_url = None;
-    let reader = ChainReader::new(chains, TakeoverThresholds::default()).unwrap();
+    let reader =
+        ChainReader::new(chains, TakeoverThresholds::default(), &Default::default()).unwrap();
 
     let facts = reader.read_token("base", PEP2, now()).await.unwrap();
 

@@ -28,7 +28,7 @@ pub async fn simulation_chain() -> FakeChain {
 pub fn reader_of(chain: &FakeChain) -> ChainReader {
     let mut chains = ChainsSettings::default();
     chain.point(&mut chains).unwrap();
-    ChainReader::new(chains, TakeoverThresholds::default()).unwrap()
+    ChainReader::new(chains, TakeoverThresholds::default(), &Default::default()).unwrap()
 }
 
 /// A reader whose every chain is a closed loopback port: reading fails
@@ -40,5 +40,5 @@ pub fn offline_reader() -> ChainReader {
         chain.market_url = "http://127.0.0.1:9/".parse().unwrap();
         chain.explorer_url = None;
     }
-    ChainReader::new(chains, TakeoverThresholds::default()).unwrap()
+    ChainReader::new(chains, TakeoverThresholds::default(), &Default::default()).unwrap()
 }

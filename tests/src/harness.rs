@@ -12,7 +12,7 @@ use ulias_agents::alerts::RecordingAlerter;
 use ulias_agents::chain::ChainReader;
 use ulias_agents::engine::{Engine, EngineConfig};
 use ulias_agents::ledger::Ledger;
-use ulias_agents::model::{OpenAiClient, ScriptedClient};
+use ulias_agents::model::{OpenAiClient, ScriptedClient, Timeouts};
 use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::runner::{Runner, RunnerConfig};
 use ulias_agents::schemas::OutputSchemas;
@@ -198,7 +198,10 @@ fn pool(name: &str, tier: Tier, llm: &FakeLlm, options: &Options) -> ModelPool {
         &llm.base_url,
         None,
         &settings.model,
-        Duration::from_secs(10),
+        Timeouts {
+            connect: Duration::from_secs(5),
+            total: Duration::from_secs(10),
+        },
     )
     .unwrap();
     ModelPool::new(settings, Arc::new(client))

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use ulias_agents::model::{ModelClient, OpenAiClient};
+use ulias_agents::model::{ModelClient, OpenAiClient, Timeouts};
 use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::runner::{RunError, RunMode};
 use ulias_core::domain::{LogKind, MessageRole};
@@ -28,8 +28,18 @@ async fn a_real_small_model_runs_an_agent_in_the_json_protocol_and_embeds_text()
         eprintln!("skipped: ULIAS_REAL_LLM_URL is not set (scripts/real-llm-smoke.sh sets it)");
         return;
     };
-    let client =
-        Arc::new(OpenAiClient::new(&url, None, "smollm2", Duration::from_secs(120)).unwrap());
+    let client = Arc::new(
+        OpenAiClient::new(
+            &url,
+            None,
+            "smollm2",
+            Timeouts {
+                connect: Duration::from_secs(5),
+                total: Duration::from_secs(120),
+            },
+        )
+        .unwrap(),
+    );
 
     let vectors = client
         .embed(&["Les backups ZFS ont échoué cette nuit.".to_owned()])

@@ -254,7 +254,10 @@ async fn quirky_local_server_answers_read_as_tool_calls() {
         &llm.base_url,
         None,
         "any",
-        std::time::Duration::from_secs(5),
+        ulias_agents::model::Timeouts {
+            connect: std::time::Duration::from_secs(5),
+            total: std::time::Duration::from_secs(5),
+        },
     )
     .unwrap();
     use ulias_agents::model::{ChatMessage, ChatRequest, ModelClient};
@@ -549,4 +552,52 @@ async fn each_monthly_cloud_threshold_alerts_once() {
         [(keys::CLOUD_MONTH, Some("$5.0000".to_owned()))],
         "once, not per call"
     );
+}
+
+/// A loopback server whose accept queue is full: a new connection is never
+/// accepted (the kernel drops its SYN), as with a dead host.
+async fn server_that_never_accepts() -> (std::net::SocketAddr, Vec<tokio::net::TcpStream>) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let listener = socket.listen(1).unwrap();
+    let address = listener.local_addr().unwrap();
+    let mut held = Vec::new();
+    for _ in 0..16 {
+        let connect = tokio::net::TcpStream::connect(address);
+        match tokio::time::timeout(std::time::Duration::from_millis(300), connect).await {
+            Ok(stream) => held.push(stream.unwrap()),
+            Err(_) => {
+                // The queue is full: the listener is kept alive, unread.
+                std::mem::forget(listener);
+                return (address, held);
+            }
+        }
+    }
+    panic!("the accept queue never filled");
+}
+
+#[tokio::test]
+async fn a_model_server_that_never_accepts_the_connection_fails_after_the_connect_timeout() {
+    let (address, _held) = server_that_never_accepts().await;
+    let client = ulias_agents::model::OpenAiClient::new(
+        &format!("http://{address}/v1"),
+        None,
+        "any",
+        ulias_agents::model::Timeouts {
+            connect: std::time::Duration::from_secs(1),
+            total: std::time::Duration::from_secs(3600),
+        },
+    )
+    .unwrap();
+    use ulias_agents::model::{ChatMessage, ChatRequest, ModelClient};
+    let request = ChatRequest {
+        messages: vec![ChatMessage::text(MessageRole::User, "hello")],
+        ..ChatRequest::default()
+    };
+
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(30), client.chat(&request))
+        .await
+        .expect("the connect timeout, not the hour-long total, ends the call");
+
+    assert!(answer.is_err(), "{answer:?}");
 }

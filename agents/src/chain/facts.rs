@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ulias_core::settings::{
-    ChainEndpoints, ChainName, ChainsSettings, Settings, TakeoverThresholds,
+    ChainEndpoints, ChainName, ChainsSettings, HttpSettings, Settings, TakeoverThresholds,
 };
 
 use super::abi;
@@ -88,10 +88,14 @@ struct Clients {
 
 impl ChainReader {
     /// A reader of `chains`, carrying the takeover's `thresholds` for the
-    /// checks run on what it reads.
-    pub fn new(chains: ChainsSettings, thresholds: TakeoverThresholds) -> Result<Self, ChainError> {
+    /// checks run on what it reads; connections time out as `http` says.
+    pub fn new(
+        chains: ChainsSettings,
+        thresholds: TakeoverThresholds,
+        http: &HttpSettings,
+    ) -> Result<Self, ChainError> {
         Ok(Self {
-            http: client()?,
+            http: client(Duration::from_secs(http.connect_timeout_seconds))?,
             chains,
             thresholds,
         })
@@ -99,7 +103,11 @@ impl ChainReader {
 
     /// A reader of the chains and thresholds of `settings`.
     pub fn from_settings(settings: &Settings) -> Result<Self, ChainError> {
-        Self::new(settings.chains.clone(), settings.takeover.clone())
+        Self::new(
+            settings.chains.clone(),
+            settings.takeover.clone(),
+            &settings.http,
+        )
     }
 
     /// The takeover's thresholds.

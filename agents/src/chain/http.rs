@@ -9,16 +9,15 @@ use serde::de::DeserializeOwned;
 
 use super::{ChainError, SourceKind};
 
-/// Connecting never takes longer than this, whatever the chain's timeout.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// The shared HTTP client (it fails only when the TLS backend cannot start).
-pub fn client() -> Result<reqwest::Client, ChainError> {
+/// The shared HTTP client, giving up on a connection after `connect`
+/// (each request has its chain's own total timeout). It fails only when
+/// the TLS backend cannot start.
+pub fn client(connect: Duration) -> Result<reqwest::Client, ChainError> {
     // reqwest is built without a default TLS provider: ours is ring. A
     // second install (another client did it) is refused harmlessly.
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
-        .connect_timeout(CONNECT_TIMEOUT)
+        .connect_timeout(connect)
         .build()
         .map_err(|e| ChainError::Client(e.to_string()))
 }

@@ -15,7 +15,7 @@ use serde_json::Value;
 use ulias_core::domain::MessageRole;
 
 pub use lenient::{parse_chat_response, parse_json_protocol};
-pub use openai::OpenAiClient;
+pub use openai::{OpenAiClient, Timeouts};
 pub use replay::ReplayClient;
 pub use scripted::{SCRIPTED_MODEL, ScriptError, ScriptedClient};
 

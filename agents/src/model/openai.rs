@@ -12,9 +12,30 @@ use async_trait::async_trait;
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
 use ulias_core::domain::MessageRole;
+use ulias_core::settings::{HttpSettings, ModelSettings};
 
 use super::{ChatMessage, ChatRequest, ChatResponse, ModelClient, ModelError, parse_chat_response};
 use crate::tokens::estimate_tokens;
+
+/// How long the client waits on a model server: to connect, and for a
+/// whole answer. A server that accepts connections and never answers is
+/// given up after `total`; one that does not accept them, after `connect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    pub connect: Duration,
+    pub total: Duration,
+}
+
+impl Timeouts {
+    /// The connect timeout of `[http]` and the model call's own limit of
+    /// `[models]`.
+    pub fn from_settings(models: &ModelSettings, http: &HttpSettings) -> Self {
+        Self {
+            connect: Duration::from_secs(http.connect_timeout_seconds),
+            total: Duration::from_secs(models.request_timeout_seconds),
+        }
+    }
+}
 
 /// A model behind an OpenAI-compatible HTTP API.
 #[derive(Debug, Clone)]
@@ -24,13 +45,13 @@ pub struct OpenAiClient {
 }
 
 impl OpenAiClient {
-    /// A client for `model` at `base_url` (ending in `/v1`), giving up on a
-    /// request after `timeout`.
+    /// A client for `model` at `base_url` (ending in `/v1`), waiting on the
+    /// server no longer than `timeouts`.
     pub fn new(
         base_url: &str,
         api_key: Option<&SecretString>,
         model: &str,
-        timeout: Duration,
+        timeouts: Timeouts,
     ) -> Result<Self, ModelError> {
         // reqwest is built without a default TLS provider: use ring, as sqlx
         // does. Installing twice is harmless (the first one stays).
@@ -40,8 +61,8 @@ impl OpenAiClient {
             .with_api_base(base_url.trim_end_matches('/'))
             .with_api_key(key);
         let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(Duration::from_secs(5))
+            .timeout(timeouts.total)
+            .connect_timeout(timeouts.connect)
             .build()
             .map_err(|e| ModelError::Unreachable(format!("cannot build the HTTP client: {e}")))?;
         Ok(Self {

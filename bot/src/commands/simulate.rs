@@ -9,14 +9,13 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context;
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use ulias_agents::alerts::RecordingAlerter;
 use ulias_agents::engine::Applied;
 use ulias_agents::engine::{Engine, EngineConfig};
-use ulias_agents::model::{OpenAiClient, ScriptedClient, SharedModelClient};
+use ulias_agents::model::{OpenAiClient, ScriptedClient, SharedModelClient, Timeouts};
 use ulias_agents::operations::{Candidate, PrereportPurpose, Started, request_prereport};
 use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::scheduler::Scheduler;
@@ -296,7 +295,8 @@ fn pools(settings: &Settings, args: &SimulateArgs) -> anyhow::Result<(Pools, Str
     pool.protocol = ToolProtocol::Json;
     let (client, model): (SharedModelClient, String) = match &args.model {
         Some(base_url) => {
-            let client = OpenAiClient::new(base_url, None, &pool.model, Duration::from_secs(300))?;
+            let timeouts = Timeouts::from_settings(&settings.models, &settings.http);
+            let client = OpenAiClient::new(base_url, None, &pool.model, timeouts)?;
             (Arc::new(client), format!("{} at {base_url}", pool.model))
         }
         None => (

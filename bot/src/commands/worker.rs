@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use ulias_agents::engine::{Engine, EngineConfig};
+use ulias_agents::model::Timeouts;
 use ulias_agents::pools::Pools;
 use ulias_core::settings::Settings;
 
@@ -25,7 +26,7 @@ pub async fn run(
         .context("Failed to migrate the database")?;
     let pools = Pools::from_settings(
         &settings.models,
-        Duration::from_secs(settings.models.request_timeout_seconds),
+        Timeouts::from_settings(&settings.models, &settings.http),
     )?;
     let embedder = pools
         .all()

@@ -13,6 +13,7 @@ use teloxide::adaptors::throttle::Limits;
 use teloxide::prelude::*;
 use teloxide::update_listeners::Polling;
 use ulias_agents::engine::Engine;
+use ulias_agents::model::Timeouts;
 use ulias_agents::pools::Pools;
 use ulias_core::clock::SharedClock;
 use ulias_core::settings::{Settings, UpdateMode};
@@ -207,7 +208,7 @@ async fn build_app(settings: Settings, clock: SharedClock) -> anyhow::Result<App
     ));
     let pools = Pools::from_settings(
         &settings.models,
-        Duration::from_secs(settings.models.request_timeout_seconds),
+        Timeouts::from_settings(&settings.models, &settings.http),
     )?;
     let embedder = pools
         .all()

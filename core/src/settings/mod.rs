@@ -407,9 +407,11 @@ impl Default for EngineSettings {
     }
 }
 
-/// How long the bot waits on the HTTP services it calls (ntfy, X), so a
-/// peer that accepts connections and never answers holds nothing up.
-/// Model servers have their own, longer limit (a run can be long).
+/// How long the bot waits on the HTTP services it calls (Telegram, ntfy, X),
+/// so a peer that accepts connections and never answers holds nothing up.
+/// The connect timeout also applies to model servers and chain APIs, whose
+/// whole requests have their own limits (`models.request_timeout_seconds`,
+/// `chains.<name>.timeout_seconds`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct HttpSettings {
