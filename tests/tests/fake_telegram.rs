@@ -13,7 +13,7 @@ use teloxide::types::{
     UntilDate, UpdateKind,
 };
 use teloxide::{ApiError, RequestError};
-use ulias_tests::fake_telegram::{BOT_ID, FakeTelegram, FakeUser, TOKEN};
+use ulias_tests::fake_telegram::{BOT_ID, FakeTelegram, FakeUser, Right, TOKEN};
 
 const GROUP: i64 = -1_001_234_567_890;
 
@@ -339,6 +339,7 @@ async fn every_injected_update_parses_in_teloxide() {
 async fn chat_member_updates_reach_only_a_bot_that_asked_for_them() {
     let tg = FakeTelegram::start().await;
     tg.add_group(GROUP, "Ulias community");
+    tg.add_bot_moderator(GROUP);
     let bot = bot(&tg);
     tg.chat_member_joined(GROUP, &alice());
     tg.send_text(GROUP, &alice(), "hi all");
@@ -358,6 +359,7 @@ async fn chat_member_updates_reach_only_a_bot_that_asked_for_them() {
 async fn edits_behave_as_telegram_does() {
     let tg = FakeTelegram::start().await;
     tg.add_group(GROUP, "Ulias community");
+    tg.add_bot_moderator(GROUP);
     let bot = bot(&tg);
 
     let error = api_error(
@@ -429,6 +431,7 @@ async fn edits_behave_as_telegram_does() {
 async fn photos_and_albums_are_sent_as_multipart() {
     let tg = FakeTelegram::start().await;
     tg.add_channel(-1_009_999, "Ulias news");
+    tg.add_bot_moderator(-1_009_999);
     let bot = bot(&tg);
 
     let sent = bot
@@ -631,4 +634,229 @@ async fn a_throttled_bot_waits_out_a_429_and_retries() {
     assert_eq!(calls.len(), 2);
     assert!(calls[0].refused && !calls[1].refused);
     assert!(calls[1].at.duration_since(calls[0].at) >= Duration::from_millis(900));
+}
+
+// ---- Telegram's rules, enforced ----
+
+#[tokio::test]
+async fn a_restricted_member_cannot_write_but_can_press_a_button() {
+    let tg = FakeTelegram::start().await;
+    tg.add_group(GROUP, "Ulias community");
+    tg.add_bot_moderator(GROUP);
+    let bot = bot(&tg);
+    tg.member_joins(GROUP, &alice());
+    let question = bot
+        .send_message(ChatId(GROUP), "Which is a fruit?")
+        .reply_markup(keyboard("apple"))
+        .await
+        .unwrap();
+
+    bot.restrict_chat_member(ChatId(GROUP), UserId(1001), ChatPermissions::empty())
+        .await
+        .unwrap();
+
+    let refused = tg.try_send_text(GROUP, &alice(), "let me in");
+    assert!(refused.unwrap_err().contains("cannot send messages"));
+    tg.press_button(&alice(), GROUP, question.id.0, "apple");
+    bot.restrict_chat_member(ChatId(GROUP), UserId(1001), ChatPermissions::all())
+        .await
+        .unwrap();
+    assert!(tg.try_send_text(GROUP, &alice(), "thanks").is_ok());
+}
+
+#[tokio::test]
+async fn moderation_needs_the_matching_administrator_right() {
+    let tg = FakeTelegram::start().await;
+    tg.add_group(GROUP, "Ulias community");
+    tg.set_privacy(false);
+    let bot = bot(&tg);
+    let theirs = tg.send_text(GROUP, &alice(), "buy my coin");
+
+    // A plain member: no moderation at all.
+    let error = api_error(bot.delete_message(ChatId(GROUP), MessageId(theirs)).await);
+    assert_eq!(error, ApiError::MessageCantBeDeleted);
+    let error = api_error(bot.ban_chat_member(ChatId(GROUP), UserId(1001)).await);
+    assert_eq!(error, ApiError::NotEnoughRightsToRestrict);
+    let error = api_error(bot.pin_chat_message(ChatId(GROUP), MessageId(theirs)).await);
+    assert_eq!(error, ApiError::NotEnoughRightsToManagePins);
+
+    // An administrator that may delete, not restrict.
+    tg.add_bot_admin(GROUP, &[Right::DeleteMessages]);
+    bot.delete_message(ChatId(GROUP), MessageId(theirs))
+        .await
+        .unwrap();
+    let error = api_error(
+        bot.restrict_chat_member(ChatId(GROUP), UserId(1001), ChatPermissions::empty())
+            .await,
+    );
+    assert_eq!(error, ApiError::NotEnoughRightsToRestrict);
+    let error = api_error(
+        bot.set_chat_permissions(ChatId(GROUP), ChatPermissions::empty())
+            .await,
+    );
+    assert_eq!(error, ApiError::NotEnoughRightsToChangeChatPermissions);
+    assert_eq!(
+        tg.member_status(GROUP, BOT_ID).as_deref(),
+        Some("administrator")
+    );
+}
+
+#[tokio::test]
+async fn others_messages_older_than_48_hours_cannot_be_deleted() {
+    let tg = FakeTelegram::start().await;
+    tg.add_group(GROUP, "Ulias community");
+    tg.add_bot_moderator(GROUP);
+    let bot = bot(&tg);
+    tg.set_now(1_800_000_000);
+    let theirs = tg.send_text(GROUP, &alice(), "old scam");
+    let mine = bot.send_message(ChatId(GROUP), "old notice").await.unwrap();
+
+    tg.set_now(1_800_000_000 + 48 * 3600 + 1);
+
+    let error = api_error(bot.delete_message(ChatId(GROUP), MessageId(theirs)).await);
+    assert_eq!(error, ApiError::MessageCantBeDeleted);
+    assert!(tg.message(GROUP, theirs).is_some());
+    bot.delete_message(ChatId(GROUP), mine.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn without_privacy_rights_a_bot_sees_only_commands_mentions_and_replies() {
+    let tg = FakeTelegram::start().await;
+    tg.add_group(GROUP, "Ulias community");
+    let bot = bot(&tg);
+    let notice = bot.send_message(ChatId(GROUP), "Hello").await.unwrap();
+
+    tg.send_text(GROUP, &alice(), "just chatting");
+    tg.send_text(GROUP, &alice(), "/help");
+    tg.send_text(GROUP, &alice(), "hey @ulias_test_bot what is the contract?");
+    tg.reply_text(GROUP, &alice(), "thanks bot", notice.id.0);
+    tg.member_joins(GROUP, &FakeUser::new(1002, "Carol"));
+
+    let texts: Vec<String> = bot
+        .get_updates()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter_map(|update| match update.kind {
+            UpdateKind::Message(message) => Some(message.text().unwrap_or("<service>").to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "/help",
+            "hey @ulias_test_bot what is the contract?",
+            "thanks bot",
+            "<service>"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn the_bot_cannot_write_first_nor_post_in_a_channel_it_does_not_administer() {
+    let tg = FakeTelegram::start().await;
+    tg.add_channel(-1_009_999, "Ulias news");
+    tg.add_unstarted_user(&alice());
+    let bot = bot(&tg);
+
+    let (status, body) = raw(&tg, "sendMessage", json!({"chat_id": 1001, "text": "hi"})).await;
+    assert_eq!(status, 403);
+    assert_eq!(
+        body["description"],
+        "Forbidden: bot can't initiate conversation with a user"
+    );
+    let error = api_error(bot.send_message(ChatId(-1_009_999), "news").await);
+    assert_eq!(error, ApiError::NotEnoughRightsToPostMessages);
+
+    tg.add_bot_moderator(-1_009_999);
+    bot.send_message(ChatId(-1_009_999), "news").await.unwrap();
+    tg.send_text(1001, &alice(), "/start");
+    bot.send_message(ChatId(1001), "welcome").await.unwrap();
+}
+
+#[tokio::test]
+async fn media_given_by_an_unreachable_url_fails_the_send() {
+    let tg = FakeTelegram::start().await;
+    tg.add_private_chat(1001, "Alice");
+    let dead = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/banner.png", dead.local_addr().unwrap());
+    drop(dead);
+
+    let (status, body) = raw(&tg, "sendPhoto", json!({"chat_id": 1001, "photo": url})).await;
+
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["description"],
+        "Bad Request: failed to get HTTP URL content"
+    );
+    assert!(tg.messages(1001).is_empty());
+}
+
+#[tokio::test]
+async fn a_channel_banned_from_a_group_can_no_longer_post_there() {
+    let tg = FakeTelegram::start().await;
+    tg.add_group(GROUP, "Ulias community");
+    tg.add_channel(-1_005_555, "Spam channel");
+    tg.add_bot_moderator(GROUP);
+    let bot = bot(&tg);
+    assert!(tg.send_as_chat(GROUP, -1_005_555, "buy now").is_ok());
+
+    bot.ban_chat_sender_chat(ChatId(GROUP), ChatId(-1_005_555))
+        .await
+        .unwrap();
+
+    assert!(tg.sender_chat_banned(GROUP, -1_005_555));
+    assert!(tg.send_as_chat(GROUP, -1_005_555, "buy again").is_err());
+    assert!(
+        tg.send_as_chat(GROUP, GROUP, "anonymous admin here")
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn get_chat_gives_the_default_permissions_set_chat_permissions_left() {
+    let tg = FakeTelegram::start().await;
+    tg.add_group(GROUP, "Ulias community");
+    tg.add_bot_moderator(GROUP);
+    let bot = bot(&tg);
+    let before = bot.get_chat(ChatId(GROUP)).await.unwrap();
+    assert!(
+        before
+            .permissions()
+            .unwrap()
+            .contains(ChatPermissions::SEND_MESSAGES)
+    );
+
+    bot.set_chat_permissions(
+        ChatId(GROUP),
+        ChatPermissions::SEND_MESSAGES | ChatPermissions::SEND_POLLS,
+    )
+    .await
+    .unwrap();
+
+    let after = bot.get_chat(ChatId(GROUP)).await.unwrap();
+    let permissions = after.permissions().unwrap();
+    assert!(permissions.contains(ChatPermissions::SEND_POLLS));
+    assert!(!permissions.contains(ChatPermissions::SEND_PHOTOS));
+    assert_eq!(tg.chat_permissions(GROUP)["can_send_polls"], true);
+}
+
+#[tokio::test]
+async fn any_method_may_answer_429() {
+    let tg = FakeTelegram::start().await;
+    tg.add_group(GROUP, "Ulias community");
+    tg.add_bot_moderator(GROUP);
+    let bot = bot(&tg);
+    tg.fail_next("banChatMember", 1, 3);
+
+    let error = bot.ban_chat_member(ChatId(GROUP), UserId(1001)).await;
+
+    assert!(
+        matches!(error, Err(RequestError::RetryAfter(_))),
+        "{error:?}"
+    );
+    bot.ban_chat_member(ChatId(GROUP), UserId(1001))
+        .await
+        .unwrap();
 }

@@ -26,7 +26,8 @@ pub const TEAMMATE: i64 = 2002;
 pub const STRANGER: i64 = 3003;
 pub const TEAM_CHAT: i64 = -100_777;
 pub const LOG_CHANNEL: i64 = -100_888;
-/// A community group, known to the fake, with the teammate as its admin.
+/// A community group, known to the fake, with the teammate as its admin
+/// and the bot as its moderator.
 pub const GROUP: i64 = -100_555;
 pub const WAIT: Duration = Duration::from_secs(15);
 
@@ -83,6 +84,10 @@ impl Surface {
         tg.add_channel(LOG_CHANNEL, "Public log");
         tg.add_group(GROUP, "PEPE2 community");
         tg.add_admin(GROUP, &teammate());
+        // As the README asks: a moderator in the community group, a poster
+        // in the log channel, a plain member of the team chat.
+        tg.add_bot_moderator(GROUP);
+        tg.add_bot_moderator(LOG_CHANNEL);
         let llm = FakeLlm::start(turns).await;
         let mut settings = Settings {
             locale,

@@ -10,6 +10,7 @@ impl FakeTelegram {
         let shared = Arc::new(Shared {
             world: Mutex::new(World {
                 next_update_id: 1,
+                privacy: true,
                 ..World::default()
             }),
             updates_ready: Notify::new(),
@@ -64,9 +65,20 @@ impl FakeTelegram {
     }
 
     /// Makes `user` an administrator of a chat (for `getChatAdministrators`,
-    /// `getChatMember`), with the usual moderator rights.
+    /// `getChatMember`), with the usual moderator rights (in a channel, the
+    /// rights to post and edit).
     pub fn add_admin(&self, chat_id: i64, user: &FakeUser) {
-        self.add_privileged(chat_id, user, administrator(user.to_json()));
+        let mut admin = administrator(user.to_json());
+        if self
+            .world()
+            .chats
+            .get(&chat_id)
+            .is_some_and(|c| c["type"] == "channel")
+        {
+            admin["can_post_messages"] = json!(true);
+            admin["can_edit_messages"] = json!(true);
+        }
+        self.add_privileged(chat_id, user, admin);
     }
 
     /// Makes `user` the owner (`creator`) of a chat.

@@ -96,3 +96,38 @@ impl World {
         Ok(Value::Array(sent))
     }
 }
+
+/// Telegram downloads media given by URL before sending it: a URL it
+/// cannot fetch (refused, unreachable, not a success) fails the send.
+pub(super) async fn unreachable_media(params: &Map<String, Value>) -> Option<Refusal> {
+    let mut urls: Vec<String> = ["photo", "document", "video", "animation"]
+        .iter()
+        .filter_map(|field| params.get(*field).and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect();
+    urls.extend(
+        params
+            .get("media")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|item| item["media"].as_str().map(str::to_owned)),
+    );
+    urls.retain(|url| url.starts_with("http://") || url.starts_with("https://"));
+    if urls.is_empty() {
+        return None;
+    }
+    // reqwest is built without a default TLS provider: ours is ring.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(3))
+        .build()
+        .ok()?;
+    for url in &urls {
+        let fetched = client.get(url).send().await;
+        if !fetched.is_ok_and(|answer| answer.status().is_success()) {
+            return Some(bad("failed to get HTTP URL content"));
+        }
+    }
+    None
+}

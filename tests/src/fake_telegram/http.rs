@@ -39,7 +39,11 @@ pub(super) async fn endpoint(
                 .lock()
                 .unwrap()
                 .injected_failure(&method, &params);
-            let answer = match injected {
+            let unreachable = match injected {
+                Some(_) => None,
+                None => unreachable_media(&params).await,
+            };
+            let answer = match injected.or(unreachable) {
                 Some(refusal) => Err(refusal),
                 None if method.eq_ignore_ascii_case("getUpdates") => {
                     get_updates(&shared, &params).await

@@ -18,6 +18,11 @@ impl World {
         if chat["type"] == "private" {
             return Err(bad("chat member status can't be changed in private chats"));
         }
+        self.require(
+            chat_id,
+            Right::RestrictMembers,
+            "not enough rights to restrict/unrestrict chat member",
+        )?;
         match self.admins.get(&chat_id).and_then(|admins| {
             admins
                 .iter()

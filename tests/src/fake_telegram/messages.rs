@@ -129,16 +129,20 @@ impl World {
     }
 
     pub(super) fn delete_message(&mut self, params: &Map<String, Value>) -> Answer {
-        let (chat_id, _) = self.chat(params)?;
+        let (chat_id, chat) = self.chat(params)?;
         let message_id = params.get("message_id").and_then(param_i64).unwrap_or(0);
-        self.messages
-            .remove(&(chat_id, message_id))
-            .map(|_| json!(true))
-            .ok_or_else(|| bad("message to delete not found"))
+        let message = self
+            .messages
+            .get(&(chat_id, message_id))
+            .ok_or_else(|| bad("message to delete not found"))?;
+        if !self.deletable(chat_id, &chat, message) {
+            return Err(bad("message can't be deleted"));
+        }
+        self.messages.remove(&(chat_id, message_id));
+        Ok(json!(true))
     }
 
     pub(super) fn delete_messages(&mut self, params: &Map<String, Value>) -> Answer {
-        let (chat_id, _) = self.chat(params)?;
         let ids: Vec<i64> = params
             .get("message_ids")
             .and_then(Value::as_array)
@@ -149,7 +153,21 @@ impl World {
         if ids.is_empty() || ids.len() > 100 {
             return Err(bad("message_ids must contain 1-100 identifiers"));
         }
-        for id in ids {
+        // Those that cannot be found or deleted are skipped; none at all is
+        // an error.
+        let (chat_id, chat) = self.chat(params)?;
+        let deletable: Vec<i64> = ids
+            .into_iter()
+            .filter(|id| {
+                self.messages
+                    .get(&(chat_id, *id))
+                    .is_some_and(|message| self.deletable(chat_id, &chat, message))
+            })
+            .collect();
+        if deletable.is_empty() {
+            return Err(bad("message can't be deleted"));
+        }
+        for id in deletable {
             self.messages.remove(&(chat_id, id));
         }
         Ok(json!(true))

@@ -10,12 +10,20 @@
 //! (`{"ok":true,"result":…}` or `{"ok":false,"error_code":N,"description":…}`).
 //!
 //! The fake keeps a small world — registered chats, the messages in them
-//! (as edited), polls, callback queries, members' statuses — and refuses
-//! what Telegram refuses: an unknown chat, an empty or over-long text or
-//! caption, `callback_data` outside 1–64 bytes, a poll with fewer than 2 or
-//! more than 10 options, an edit of a missing message or one that changes
-//! nothing, a callback answer to an unknown query or with a text over 200
-//! characters. On demand it answers 429 with `retry_after`
+//! (as edited), polls, callback queries, members' statuses, the bot's
+//! administrator rights per chat — and refuses what Telegram refuses: an
+//! unknown chat, an empty or over-long text or caption, `callback_data`
+//! outside 1–64 bytes, a poll with fewer than 2 or more than 10 options, an
+//! edit of a missing message or one that changes nothing, a callback answer
+//! to an unknown query or with a text over 200 characters; a moderation
+//! call (delete, ban, restrict, pin, permissions) without the matching
+//! administrator right; deleting others' messages older than 48 hours; a
+//! message to a user who never started the bot, or to a channel where the
+//! bot may not post; media given by a URL it cannot fetch. A restricted or
+//! banned member cannot write ([`FakeTelegram::try_send_text`]), and with
+//! privacy mode on (the default) a bot that is not a group's administrator
+//! receives only commands, mentions of it, replies to it and service
+//! messages. On demand any method answers 429 with `retry_after`
 //! ([`FakeTelegram::fail_next`]).
 //!
 //! Tests inject updates (a user's text, a reply, a button press, a member
@@ -36,9 +44,9 @@
 //! failures, what the bot did) and `users` (what users do); the Bot API
 //! side by area: `http` (the endpoint, `getUpdates`, request bodies),
 //! `world` (ids, chats, failures, dispatch), `messages`, `files`, `polls`,
-//! `members` and `commands`.
+//! `members`, `rights` (what the bot and users may do) and `commands`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -59,13 +67,17 @@ mod http;
 mod members;
 mod messages;
 mod polls;
+mod rights;
 mod users;
 mod world;
 
 use self::commands::*;
+use self::files::unreachable_media;
 use self::http::*;
 use self::members::*;
 use self::messages::*;
+
+pub use self::rights::Right;
 
 pub const TOKEN: &str = "123456:TEST";
 /// The bot's user id: the number before the colon of [`TOKEN`].
@@ -74,6 +86,14 @@ pub const BOT_ID: i64 = 123_456;
 pub const BOT_USERNAME: &str = "ulias_test_bot";
 /// The bot's first name.
 pub const BOT_NAME: &str = "Ulias";
+
+/// The user Telegram shows as the author of an anonymous administrator's
+/// message (`@GroupAnonymousBot`).
+pub const ANONYMOUS_ADMIN_BOT: i64 = 1_087_968_824;
+/// The user Telegram shows as the author of a message sent as a channel.
+pub const CHANNEL_BOT: i64 = 136_817_688;
+/// Telegram's own service account (automatic forwards).
+pub const TELEGRAM_SERVICE: i64 = 777_000;
 
 /// The longest a `getUpdates` call waits, whatever timeout it asks for.
 const LONG_POLL_CAP: Duration = Duration::from_secs(2);
@@ -252,6 +272,13 @@ struct World {
     pinned_now: Option<i64>,
     /// Set by [`FakeTelegram::hang`]: no request is answered any more.
     hung: bool,
+    /// Privacy mode (BotFather's default): a bot that is not an
+    /// administrator of a group sees only what is meant for it.
+    privacy: bool,
+    /// Chat id → the group's default member permissions, once set.
+    permissions: HashMap<i64, Value>,
+    /// (group, channel) pairs: the channel may not post in the group.
+    banned_senders: HashSet<(i64, i64)>,
     /// Method → calls left that are carried out but never answered.
     swallowed: HashMap<String, usize>,
     /// Per method and chat: calls let through first, then calls refused

@@ -194,12 +194,33 @@ impl FakeTelegram {
         from: &FakeUser,
         content: Map<String, Value>,
     ) -> i32 {
-        let (kind, message) = {
+        self.try_user_message(chat_id, from, content)
+            .unwrap_or_else(|refusal| panic!("Telegram refuses the message: {refusal}"))
+    }
+
+    /// A user's message, unless Telegram refuses it (a restricted or
+    /// banned member, a banned channel); delivered to the bot only if it
+    /// receives it (privacy mode).
+    pub(super) fn try_user_message(
+        &self,
+        chat_id: i64,
+        from: &FakeUser,
+        content: Map<String, Value>,
+    ) -> Result<i32, String> {
+        let (kind, message, delivered) = {
             let mut world = self.world();
             if from.id == chat_id && !world.chats.contains_key(&chat_id) {
                 world.chats.insert(chat_id, private_chat(from));
             }
             let chat = world.registered_chat(chat_id);
+            if let Some(refusal) = world.refuses_writer(chat_id, from) {
+                return Err(refusal);
+            }
+            if let Some(sender) = content.get("sender_chat").and_then(|c| c["id"].as_i64())
+                && world.banned_senders.contains(&(chat_id, sender))
+            {
+                return Err(format!("chat {sender} is banned from chat {chat_id}"));
+            }
             world.users.insert(from.id, from.to_json());
             let id = world.next_message_id(chat_id);
             let mut message = Map::new();
@@ -212,14 +233,95 @@ impl FakeTelegram {
                 message.insert("from".to_owned(), from.to_json());
                 "message"
             };
-            message.insert("chat".to_owned(), chat);
+            message.insert("chat".to_owned(), chat.clone());
             message.extend(content);
             let message = Value::Object(message);
             world.messages.insert((chat_id, id), message.clone());
-            (kind, message)
+            let delivered = world.bot_receives(chat_id, &chat, &message);
+            (kind, message, delivered)
         };
         let id = message["message_id"].as_i64().unwrap_or_default();
-        self.push_update(kind, message);
-        i32::try_from(id).unwrap()
+        if delivered {
+            self.push_update(kind, message);
+        }
+        Ok(i32::try_from(id).unwrap())
+    }
+
+    /// A text from `from`, or why Telegram refuses it (a restricted or
+    /// banned member cannot write).
+    pub fn try_send_text(&self, chat_id: i64, from: &FakeUser, text: &str) -> Result<i32, String> {
+        self.try_user_message(chat_id, from, text_content(text))
+    }
+
+    /// A text posted in a group on behalf of a chat (`sender_chat`): the
+    /// group itself for an anonymous administrator, or a channel the
+    /// member owns. Refused once that channel is banned from the group.
+    pub fn send_as_chat(
+        &self,
+        chat_id: i64,
+        sender_chat_id: i64,
+        text: &str,
+    ) -> Result<i32, String> {
+        let sender_chat = self.world().registered_chat(sender_chat_id);
+        let from = if sender_chat_id == chat_id {
+            FakeUser::new(ANONYMOUS_ADMIN_BOT, "Group").with_username("GroupAnonymousBot")
+        } else {
+            FakeUser::new(CHANNEL_BOT, "Channel").with_username("Channel_Bot")
+        };
+        let mut content = text_content(text);
+        content.insert("sender_chat".to_owned(), sender_chat);
+        self.try_user_message(
+            chat_id,
+            &FakeUser {
+                is_bot: true,
+                ..from
+            },
+            content,
+        )
+    }
+
+    /// A linked channel's post forwarded automatically into its discussion
+    /// group (`is_automatic_forward`).
+    pub fn automatic_forward(&self, chat_id: i64, channel_id: i64, text: &str) -> i32 {
+        let channel = self.world().registered_chat(channel_id);
+        let date = self.world().now();
+        let mut content = text_content(text);
+        content.insert("sender_chat".to_owned(), channel.clone());
+        content.insert("is_automatic_forward".to_owned(), json!(true));
+        content.insert(
+            "forward_origin".to_owned(),
+            json!({"type": "channel", "date": date, "chat": channel, "message_id": 1}),
+        );
+        let telegram = FakeUser {
+            is_bot: false,
+            ..FakeUser::new(TELEGRAM_SERVICE, "Telegram")
+        };
+        self.user_message(chat_id, &telegram, content)
+    }
+
+    /// A text in a forum topic (`message_thread_id`).
+    pub fn send_text_in_topic(&self, chat_id: i64, topic: i32, from: &FakeUser, text: &str) -> i32 {
+        let mut content = text_content(text);
+        content.insert("message_thread_id".to_owned(), json!(topic));
+        content.insert("is_topic_message".to_owned(), json!(true));
+        self.user_message(chat_id, from, content)
+    }
+
+    /// The bot is added to a group by `by` (a `my_chat_member` update with
+    /// the bot's rights as set, e.g. by [`FakeTelegram::add_bot_admin`]).
+    pub fn bot_added(&self, chat_id: i64, by: &FakeUser) {
+        let payload = {
+            let mut world = self.world();
+            let chat = world.registered_chat(chat_id);
+            world.users.insert(by.id, by.to_json());
+            json!({
+                "chat": chat,
+                "from": by.to_json(),
+                "date": world.now(),
+                "old_chat_member": member_with_status(FakeUser::bot().to_json(), "left"),
+                "new_chat_member": world.bot_member(chat_id),
+            })
+        };
+        self.push_update("my_chat_member", payload);
     }
 }

@@ -4,6 +4,15 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
+/// The methods that send a message (or show the bot typing) in a chat.
+const SENDS: [&str; 5] = [
+    "sendmessage",
+    "sendphoto",
+    "sendmediagroup",
+    "sendpoll",
+    "sendchataction",
+];
+
 impl World {
     #[allow(clippy::disallowed_methods)] // the fake stands for Telegram's servers, which read their own clock
     pub(super) fn now(&self) -> i64 {
@@ -113,6 +122,9 @@ impl World {
     }
 
     pub(super) fn chat_member(&self, chat_id: i64, user_id: i64) -> Option<Value> {
+        if user_id == BOT_ID {
+            return self.bot_member(chat_id);
+        }
         if let Some(admin) = self
             .admins
             .get(&chat_id)
@@ -140,7 +152,11 @@ impl World {
         params: &Map<String, Value>,
         files: &[UploadedFile],
     ) -> Answer {
-        match method.to_ascii_lowercase().as_str() {
+        let method = method.to_ascii_lowercase();
+        if SENDS.contains(&method.as_str()) {
+            self.may_send(params)?;
+        }
+        match method.as_str() {
             "getme" => Ok(me()),
             "getwebhookinfo" => Ok(json!({
                 "url": "", "has_custom_certificate": false,
@@ -161,21 +177,10 @@ impl World {
             "banchatmember" => self.ban_chat_member(params),
             "unbanchatmember" => self.unban_chat_member(params),
             "restrictchatmember" => self.restrict_chat_member(params),
-            "setchatpermissions" => {
-                let (_, chat) = self.chat(params)?;
-                if chat["type"] == "private" || chat["type"] == "channel" {
-                    return Err(bad("method is available only for supergroups and channel"));
-                }
-                Ok(json!(true))
-            }
-            "pinchatmessage" => {
-                let (chat_id, _) = self.chat(params)?;
-                let message_id = params.get("message_id").and_then(param_i64).unwrap_or(0);
-                if !self.messages.contains_key(&(chat_id, message_id)) {
-                    return Err(bad("message to pin not found"));
-                }
-                Ok(json!(true))
-            }
+            "setchatpermissions" => self.set_chat_permissions(params),
+            "banchatsenderchat" => self.ban_sender_chat(params),
+            "pinchatmessage" => self.pin_chat_message(params),
+            "getchat" => self.get_chat(params),
             "sendchataction" => {
                 self.chat(params)?;
                 if params.get("action").and_then(Value::as_str).is_none() {
