@@ -7,15 +7,23 @@ use crate::policy::{Member, Policy};
 use crate::state::{GroupState, PendingCaptcha};
 use crate::verdict::{Action, Rule, Verdict};
 
+/// How many buttons a captcha offers (one right answer).
+pub const CAPTCHA_CHOICES: usize = 4;
+
 /// A newcomer arrives. Raid mode holds the newcomers only — those of the
 /// burst that started it and every one who joins while it lasts — never
-/// the members already there.
+/// the members already there. Telegram reports one join twice to an admin
+/// bot (the service message and the `chat_member` update): a second join
+/// of the same member within the minute is the same join, judged once.
 pub fn join(policy: &Policy, state: &mut GroupState, member: &Member, now: i64) -> Verdict {
     let mut verdict = Verdict::default();
-    state.joins.push_back((now, member.id));
     while state.joins.front().is_some_and(|(at, _)| *at <= now - 60) {
         state.joins.pop_front();
     }
+    if state.joins.iter().any(|(_, user)| *user == member.id) {
+        return verdict;
+    }
+    state.joins.push_back((now, member.id));
     state.last_join = Some(now);
     if state.raid_since.is_none() && state.joins.len() > policy.raid_joins_per_minute {
         state.raid_since = Some(now);
@@ -58,6 +66,7 @@ pub fn join(policy: &Policy, state: &mut GroupState, member: &Member, now: i64) 
             PendingCaptcha {
                 answer: a + b,
                 deadline,
+                failed: false,
             },
         );
         verdict.hit(Rule::Captcha, 0.0, "captcha asked");
@@ -65,6 +74,7 @@ pub fn join(policy: &Policy, state: &mut GroupState, member: &Member, now: i64) 
             user: member.id,
             a,
             b,
+            choices: choices(a + b, member.id ^ now),
             deadline,
         });
     }
@@ -81,16 +91,27 @@ fn hold(state: &mut GroupState, user: i64, verdict: &mut Verdict) {
     }
 }
 
-/// A newcomer answers the captcha: the right sum releases them.
+/// A newcomer answers the captcha: the right sum releases them; a wrong
+/// one fails it for good (no second guess: with four buttons, guessing
+/// would pass every bot), and they are removed at the deadline.
 pub fn answer(state: &mut GroupState, member: &Member, answer: i64) -> Verdict {
     let mut verdict = Verdict::default();
-    if state
-        .captchas
-        .get(&member.id)
-        .is_some_and(|pending| pending.answer == answer)
-    {
+    let Some(pending) = state.captchas.get_mut(&member.id) else {
+        return verdict;
+    };
+    if pending.failed {
+        return verdict;
+    }
+    if pending.answer == answer {
         state.captchas.remove(&member.id);
         verdict.actions.push(Action::Release { user: member.id });
+    } else {
+        pending.failed = true;
+        verdict.hit(
+            Rule::Captcha,
+            0.0,
+            format!("{} answered {answer}, not {}", member.id, pending.answer),
+        );
     }
     verdict
 }
@@ -130,6 +151,25 @@ pub fn tick(policy: &Policy, state: &mut GroupState, now: i64) -> Verdict {
         });
     }
     verdict
+}
+
+/// The buttons of a captcha: the right `sum` and three wrong answers near
+/// it, in an order fixed by `seed` (the right one is not always first).
+fn choices(sum: i64, seed: i64) -> Vec<i64> {
+    let mut values = vec![sum];
+    let mut step = 1;
+    while values.len() < CAPTCHA_CHOICES {
+        for candidate in [sum + step, sum - step] {
+            if candidate > 0 && values.len() < CAPTCHA_CHOICES {
+                values.push(candidate);
+            }
+        }
+        step += 1;
+    }
+    crate::shuffle::shuffled(values.len(), seed as u64)
+        .into_iter()
+        .map(|index| values[index])
+        .collect()
 }
 
 /// Two small numbers, the same for the same member and minute (no randomness

@@ -23,6 +23,8 @@ pub struct MemberState {
 pub struct PendingCaptcha {
     pub answer: i64,
     pub deadline: i64,
+    /// A wrong button was pressed: no other answer counts.
+    pub failed: bool,
 }
 
 /// A group's memory.

@@ -126,11 +126,13 @@ pub enum Action {
     HoldForReview {
         user: i64,
     },
-    /// Ask a newcomer `a + b`, restricted until solved or `deadline`.
+    /// Ask a newcomer `a + b` with one button per choice (the sum among
+    /// them), restricted until solved or `deadline`.
     Captcha {
         user: i64,
         a: i64,
         b: i64,
+        choices: Vec<i64>,
         deadline: i64,
     },
     /// Lift a newcomer's restriction (captcha solved).

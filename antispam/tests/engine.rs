@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use ulias_antispam::{
-    Action, CompiledPolicy, Event, GroupState, Member, Message, Mode, Policy, Sender, check,
+    Action, CompiledPolicy, Event, GroupState, Member, Message, Mode, Policy, Sender, Verdict,
+    check,
 };
 
 const OFFICIAL: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -241,18 +242,18 @@ fn a_newcomer_gets_a_captcha_is_released_by_the_right_sum_and_kicked_at_the_dead
         &Event::Join(member(50, "Bob", None)),
         T0,
     );
-    let Some(Action::Captcha { a, b, deadline, .. }) = verdict.actions.first().cloned() else {
+    let Some(Action::Captcha {
+        a,
+        b,
+        choices,
+        deadline,
+        ..
+    }) = verdict.actions.first().cloned()
+    else {
         panic!("no captcha: {verdict:?}")
     };
-    let wrong = Event::CaptchaAnswer {
-        member: member(50, "Bob", None),
-        answer: a + b + 1,
-    };
-    assert!(
-        check(&compiled, &mut state, &wrong, T0 + 5)
-            .actions
-            .is_empty()
-    );
+    assert_eq!(choices.len(), 4);
+    assert!(choices.contains(&(a + b)));
     let right = Event::CaptchaAnswer {
         member: member(50, "Bob", None),
         answer: a + b,
@@ -270,6 +271,56 @@ fn a_newcomer_gets_a_captcha_is_released_by_the_right_sum_and_kicked_at_the_dead
     );
     let timeout = check(&compiled, &mut state, &Event::Tick, deadline);
     assert_eq!(timeout.actions, [Action::Kick { user: 51 }]);
+}
+
+#[test]
+fn a_wrong_press_fails_the_captcha_for_good_and_the_newcomer_is_kicked_at_the_deadline() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let verdict = check(
+        &compiled,
+        &mut state,
+        &Event::Join(member(52, "Zed", None)),
+        T0,
+    );
+    let Some(Action::Captcha { a, b, deadline, .. }) = verdict.actions.first().cloned() else {
+        panic!("no captcha: {verdict:?}")
+    };
+    let answer = |answer| Event::CaptchaAnswer {
+        member: member(52, "Zed", None),
+        answer,
+    };
+
+    let wrong = check(&compiled, &mut state, &answer(a + b + 1), T0 + 5);
+    let second_try = check(&compiled, &mut state, &answer(a + b), T0 + 6);
+
+    assert_eq!(wrong.rules(), ["captcha"]);
+    assert!(wrong.actions.is_empty(), "kicked at the deadline, not now");
+    assert!(second_try.actions.is_empty(), "no second guess");
+    let timeout = check(&compiled, &mut state, &Event::Tick, deadline);
+    assert_eq!(timeout.actions, [Action::Kick { user: 52 }]);
+}
+
+#[test]
+fn one_join_reported_twice_is_judged_once() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    let first = check(
+        &compiled,
+        &mut state,
+        &Event::Join(member(53, "Yan", None)),
+        T0,
+    );
+    let again = check(
+        &compiled,
+        &mut state,
+        &Event::Join(member(53, "Yan", None)),
+        T0 + 1,
+    );
+
+    assert_eq!(first.rules(), ["captcha"]);
+    assert_eq!(again, Verdict::default());
+    assert_eq!(state.joins.len(), 1);
 }
 
 #[test]
