@@ -73,15 +73,51 @@ impl Press {
     }
 }
 
-/// The longest text Telegram accepts in one message.
+/// The longest text Telegram accepts in one message, in UTF-16 code units
+/// (how Telegram counts: an emoji outside the BMP counts two).
 pub const MAX_TEXT: usize = 4096;
+/// The longest caption, in UTF-16 code units.
+pub const MAX_CAPTION: usize = 1024;
 
-/// `text` cut to what Telegram accepts, with an ellipsis when cut.
+/// `text` cut to what Telegram accepts in a message, with an ellipsis
+/// when cut.
 pub fn clip(text: &str) -> String {
-    if text.chars().count() <= MAX_TEXT {
+    clip_to(text, MAX_TEXT)
+}
+
+/// `text` cut to `limit` UTF-16 code units, with an ellipsis when cut (a
+/// character is never split).
+pub fn clip_to(text: &str, limit: usize) -> String {
+    if text.encode_utf16().count() <= limit {
         return text.to_owned();
     }
-    let mut clipped: String = text.chars().take(MAX_TEXT - 1).collect();
+    let mut clipped = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        // Keep room for the ellipsis (one unit).
+        if used + c.len_utf16() > limit - 1 {
+            break;
+        }
+        used += c.len_utf16();
+        clipped.push(c);
+    }
     clipped.push('…');
     clipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_of_emoji_is_clipped_by_utf16_length_as_telegram_counts() {
+        let emoji = "🚀".repeat(3000); // 3,000 characters, 6,000 UTF-16 units
+
+        let clipped = clip(&emoji);
+
+        assert_eq!(clipped.encode_utf16().count(), MAX_TEXT - 1);
+        assert!(clipped.ends_with('…'));
+        assert_eq!(clip("short"), "short");
+        assert_eq!(clip_to("ab🚀", 3), "ab…");
+    }
 }

@@ -28,6 +28,7 @@ mod previews;
 mod profile;
 mod proposals;
 mod publishers;
+mod retry;
 mod roles;
 mod storage;
 
