@@ -70,7 +70,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         );
     }
     let testimonial = has(Credit) && has(Gain);
-    if (has(Returns) || has(Pump) || has(Bot) || testimonial) && reach {
+    let vouched = has(Credit) || has(Reassure);
+    if (has(Returns) || has(Pump) || has(Bot) || testimonial) && (reach || vouched) {
         add(
             Rule::Investment,
             format!(
@@ -91,10 +92,16 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             format!("{} promoted", first(&[Adult, Gambling])),
         );
     }
-    if has(Hype) && reach && !has(Protective) {
+    // "Everyone in this group, sign up here" with no link written out:
+    // the link hides behind the words.
+    let hidden_link = has(GroupAddress) && has(Pointer) && bait.link.is_none();
+    if (has(Hype) && reach && !found.is_protective()) || hidden_link {
         add(
             Rule::HypedOffer,
-            format!("{} with a way out of the group", quote(Hype)),
+            format!(
+                "{} with a way out of the group",
+                first(&[Hype, GroupAddress])
+            ),
         );
     }
     out

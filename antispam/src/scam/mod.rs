@@ -83,6 +83,10 @@ pub enum Concept {
     Adult,
     /// Casinos, betting, free spins, promo codes.
     Gambling,
+    /// No scam, 100% legit, no delay: reassurance no warning gives.
+    Reassure,
+    /// Everyone in this group, dear members, calling all.
+    GroupAddress,
 }
 
 impl Concept {
@@ -101,6 +105,11 @@ pub struct Found {
 impl Found {
     fn has(&self, concept: Concept) -> bool {
         self.mask & concept.bit() != 0
+    }
+
+    /// A warning, not a scammer saying "no scam".
+    fn is_protective(&self) -> bool {
+        self.has(Concept::Protective) && !self.has(Concept::Reassure)
     }
 
     fn term(&self, concept: Concept) -> &'static str {
@@ -189,10 +198,10 @@ impl ScamRules {
         let found = self.concepts(&text.skeleton);
         let bait = Bait::of(&text.text, allowed_domains);
         if !bait.any() {
-            if trusted || found.has(Concept::Protective) || is_question(&text.text) {
+            if trusted || found.is_protective() || is_question(&text.text) {
                 return;
             }
-        } else if trusted && found.has(Concept::Protective) {
+        } else if trusted && found.is_protective() {
             return;
         }
         for (rule, why) in families(&found, &bait) {

@@ -41,4 +41,6 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Pay, money::PAY),
     (Concept::Adult, money::ADULT),
     (Concept::Gambling, money::GAMBLING),
+    (Concept::Reassure, people::REASSURE),
+    (Concept::GroupAddress, people::GROUP_ADDRESS),
 ];

@@ -130,6 +130,16 @@ pub const RETURNS: &[&str] = &[
     "meine beraterin",
     "mein berater",
     "мой управляющий",
+    "started my investment",
+    "my investment with",
+    "investment with them",
+    "trading with them",
+    "trade with them",
+    "invest with",
+    "investing with",
+    "% profit",
+    "profit in 24",
+    "profit within",
 ];
 
 pub const GAIN: &[&str] = &[
@@ -166,6 +176,13 @@ pub const GAIN: &[&str] = &[
     "hice",
     "j'ai fait",
     "gestora",
+    "earn$",
+    "earning",
+    "to earn",
+    "cash out",
+    "cashout",
+    "successful withdrawal",
+    "payment",
 ];
 
 pub const PUMP: &[&str] = &[

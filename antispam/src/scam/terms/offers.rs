@@ -396,4 +396,11 @@ pub const HYPE: &[&str] = &[
     "letzte chance",
     "последний шанс",
     "corra$",
+    "don't wait",
+    "dont wait",
+    "grand prize",
+    "sneak peek",
+    "special discount",
+    "group discount",
+    "exclusive discount",
 ];
