@@ -4,6 +4,7 @@
 //! ending in `$` must also end a word ("dm$" is not "dmed"). Matched on the
 //! confusables skeleton, lowercase, like the rest of the engine.
 
+mod contact;
 mod money;
 mod offers;
 mod people;
@@ -14,11 +15,11 @@ use super::Concept;
 /// Every concept with its terms.
 pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Staff, people::STAFF),
-    (Concept::GoPrivate, people::GO_PRIVATE),
-    (Concept::OffPlatform, people::OFF_PLATFORM),
+    (Concept::GoPrivate, contact::GO_PRIVATE),
+    (Concept::OffPlatform, contact::OFF_PLATFORM),
     (Concept::Protective, people::PROTECTIVE),
     (Concept::Credit, people::CREDIT),
-    (Concept::Pointer, people::POINTER),
+    (Concept::Pointer, contact::POINTER),
     (Concept::Secret, wallet::SECRET),
     (Concept::HandOver, wallet::HAND_OVER),
     (Concept::Wallet, wallet::WALLET),
@@ -42,5 +43,5 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Adult, money::ADULT),
     (Concept::Gambling, money::GAMBLING),
     (Concept::Reassure, people::REASSURE),
-    (Concept::GroupAddress, people::GROUP_ADDRESS),
+    (Concept::GroupAddress, contact::GROUP_ADDRESS),
 ];
