@@ -1,7 +1,8 @@
 //! One message through `check` with a model trained on 10,000 spam samples
 //! (and as many ham): the engine's cost per message on the bot's hot path —
 //! two short messages, and every message of the shared corpus in turn
-//! (`../shared/corpus/tg-spam`, read where it exists), the longest included.
+//! (`../shared/corpus/tg-spam`, read where it exists), the longest included,
+//! with a model trained on 10,000 samples of each kind made from it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // benchmarks fail loudly
 #![allow(clippy::print_stdout)] // the percentiles are the bench's report
@@ -11,6 +12,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+#[path = "support/traffic.rs"]
+mod traffic;
 use ulias_antispam::model::SpamModel;
 use ulias_antispam::{
     CompiledPolicy, Event, GroupState, Member, Message, Mode, Policy, Sender, check,
@@ -73,58 +77,46 @@ fn bench(c: &mut Criterion) {
         b.iter(|| check(&compiled, &mut GroupState::default(), &ham, 1_764_666_000))
     });
     print_percentiles(&compiled, &spam, &ham);
-    let corpus = shared_corpus();
-    if corpus.is_empty() {
-        println!("no shared corpus at {SHARED}: its bench is skipped");
+    let (shared_spam, shared_ham) = (
+        traffic::corpus_file("spam-samples.txt"),
+        traffic::corpus_file("ham-samples.txt"),
+    );
+    if shared_spam.is_empty() {
+        println!(
+            "no shared corpus at {}: its bench is skipped",
+            traffic::SHARED
+        );
         return;
     }
-    let events: Vec<Event> = corpus.iter().map(|text| message(text)).collect();
-    c.bench_function("check_every_shared_corpus_message_with_10k_samples", |b| {
-        b.iter(|| {
-            for event in &events {
-                black_box(check(
-                    &compiled,
-                    &mut GroupState::default(),
-                    event,
-                    1_764_666_000,
-                ));
-            }
-        })
-    });
-    print_corpus_percentiles(&compiled, &events);
-}
-
-/// The shared corpus, from the workspace's sibling folder.
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/tg-spam");
-
-fn shared_corpus() -> Vec<String> {
-    ["spam-samples.txt", "ham-samples.txt"]
+    // Real traffic: 10,000 samples of each kind made from the shared
+    // corpus, and each of its messages checked in turn.
+    let real = traffic::compiled(&shared_spam, &shared_ham);
+    let events: Vec<Event> = shared_spam
         .iter()
-        .filter_map(|file| std::fs::read_to_string(format!("{SHARED}/{file}")).ok())
-        .flat_map(|text| text.lines().map(str::to_owned).collect::<Vec<_>>())
-        .filter(|line| !line.trim().is_empty())
-        .collect()
-}
-
-/// Each message of the corpus checked in turn, 20 rounds: p50, p99 and the
-/// slowest single call.
-fn print_corpus_percentiles(compiled: &CompiledPolicy, events: &[Event]) {
-    let mut took: Vec<Duration> = (0..20)
-        .flat_map(|_| events.iter())
-        .map(|event| {
-            let mut state = GroupState::default();
-            let start = Instant::now();
-            black_box(check(compiled, &mut state, event, 1_764_666_000));
-            start.elapsed()
-        })
+        .chain(&shared_ham)
+        .map(|text| traffic::message(text))
         .collect();
-    took.sort_unstable();
-    let at = |share: f64| took[((took.len() as f64 * share) as usize).min(took.len() - 1)];
+    c.bench_function(
+        "check_every_shared_corpus_message_with_10k_shared_samples",
+        |b| {
+            b.iter(|| {
+                for event in &events {
+                    black_box(check(
+                        &real,
+                        &mut GroupState::default(),
+                        event,
+                        traffic::NOW,
+                    ));
+                }
+            })
+        },
+    );
+    let took = traffic::timings(&real, &events, 20);
     println!(
-        "shared corpus ({} messages) × 20, single calls: p50 {:?}, p99 {:?}, slowest {:?}",
+        "shared corpus ({} messages) x 20, single calls: p50 {:?}, p99 {:?}, slowest {:?}",
         events.len(),
-        at(0.50),
-        at(0.99),
+        traffic::percentile(&took, 0.50),
+        traffic::percentile(&took, 0.99),
         took[took.len() - 1]
     );
 }

@@ -84,10 +84,20 @@ fn main() {
     }
     let mut fs = Vec::new();
     let mut fh = Vec::new();
-    for file in ["crypto-spam.txt", "crypto-spam-holdout.txt"] {
+    for file in [
+        "crypto-spam.txt",
+        "crypto-spam-holdout.txt",
+        "crypto-spam-holdout2.txt",
+        "crypto-spam-families.txt",
+    ] {
         fs.extend(lines(&format!("{f}/{file}")));
     }
-    for file in ["crypto-ham.txt", "crypto-ham-holdout.txt"] {
+    for file in [
+        "crypto-ham.txt",
+        "crypto-ham-holdout.txt",
+        "crypto-ham-holdout2.txt",
+        "crypto-ham-hard.txt",
+    ] {
         fh.extend(lines(&format!("{f}/{file}")));
     }
     if want("shared") {
@@ -105,6 +115,7 @@ fn main() {
             ("crypto-spam.txt", "crypto-ham.txt"),
             ("crypto-spam-holdout.txt", "crypto-ham-holdout.txt"),
             ("crypto-spam-holdout2.txt", "crypto-ham-holdout2.txt"),
+            ("crypto-spam-families.txt", "crypto-ham-hard.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -261,29 +261,45 @@ pub fn foreign_addresses(raw: &str, official: &[String]) -> Vec<Address> {
 }
 
 pub(crate) fn is_link(word: &str) -> bool {
-    let word = word.trim_matches(|c: char| "()[]<>,.!?\"'".contains(c));
+    let word = word.trim_matches(is_wrapping);
     if word.starts_with("http://") || word.starts_with("https://") || word.starts_with("www.") {
         return true;
     }
     if word.starts_with("t.me/") || word.starts_with("telegram.me/") {
         return true;
     }
-    // A bare domain with a path or a common spam TLD.
+    // A bare domain with a path or a common spam TLD, read without
+    // allocating: most words have no dot and stop at the first test.
     let host = word.split('/').next().unwrap_or_default();
-    let labels: Vec<&str> = host.split('.').collect();
-    labels.len() >= 2
-        && labels
-            .iter()
-            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
-        && labels.last().is_some_and(|tld| {
-            (2..=10).contains(&tld.len()) && tld.chars().all(|c| c.is_ascii_alphabetic())
-        })
-        && !labels[0].chars().all(|c| c.is_ascii_digit())
+    if !host.contains('.') {
+        return false;
+    }
+    let mut labels = 0;
+    let mut last = "";
+    for label in host.split('.') {
+        if label.is_empty() || !label.chars().all(|c| c.is_alphanumeric() || c == '-') {
+            return false;
+        }
+        if labels == 0 && label.chars().all(|c| c.is_ascii_digit()) {
+            return false;
+        }
+        labels += 1;
+        last = label;
+    }
+    labels >= 2 && (2..=10).contains(&last.len()) && last.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// Punctuation that wraps a word in a sentence: `(`, `"`, a final `.`.
+pub(crate) fn is_wrapping(c: char) -> bool {
+    matches!(
+        c,
+        '(' | ')' | '[' | ']' | '<' | '>' | ',' | '.' | '!' | '?' | '"' | '\''
+    )
 }
 
 /// The host of a link, lowercase, without `www.`.
 pub fn host_of(link: &str) -> String {
-    let link = link.trim_matches(|c: char| "()[]<>,.!?\"'".contains(c));
+    let link = link.trim_matches(is_wrapping);
     let rest = link.split_once("://").map_or(link, |(_, rest)| rest);
     let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
     let host = host.rsplit('@').next().unwrap_or(host);

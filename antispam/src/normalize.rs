@@ -85,7 +85,7 @@ pub fn normalize(text: &str) -> Normalized {
         _ => visible.nfkc().collect(),
     };
     let mixed_script_words = words(&nfkc)
-        .filter(|word| is_disguised(word))
+        .filter(|word| !word.is_ascii() && is_disguised(word))
         .map(str::to_lowercase)
         .collect();
     let shouting = is_shouting(&nfkc);
@@ -101,20 +101,47 @@ pub fn normalize(text: &str) -> Normalized {
 }
 
 /// `char::is_alphabetic`, with ASCII and the Cyrillic alphabet answered
-/// before the Unicode tables (most messages are written in them).
+/// before anything else, and the rest of the first two planes read from a
+/// table built once (the Unicode tables are slow on emoji and symbols).
 #[inline]
 pub fn is_letter(c: char) -> bool {
     match c {
         'a'..='z' | 'A'..='Z' | 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё' => true,
         c if c.is_ascii() => false,
-        c => c.is_alphabetic(),
+        c => classes(c).map_or_else(|| c.is_alphabetic(), |class| class & LETTER != 0),
     }
 }
 
 /// `char::is_alphanumeric`, the same way.
 #[inline]
 pub fn is_letter_or_digit(c: char) -> bool {
-    c.is_ascii_digit() || is_letter(c) || (!c.is_ascii() && c.is_numeric())
+    match c {
+        '0'..='9' => true,
+        c if c.is_ascii() => is_letter(c),
+        c => classes(c).map_or_else(|| c.is_alphanumeric(), |class| class != 0),
+    }
+}
+
+const LETTER: u8 = 1;
+const NUMBER: u8 = 2;
+/// Characters whose classes are kept in the table.
+const CLASSED: u32 = 0x2_0000;
+
+/// Whether `c` is a letter ([`LETTER`]) or a number ([`NUMBER`]), for the
+/// first two planes.
+fn classes(c: char) -> Option<u8> {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..CLASSED)
+            .map(|code| {
+                char::from_u32(code).map_or(0, |c| {
+                    (if c.is_alphabetic() { LETTER } else { 0 })
+                        | (if c.is_numeric() { NUMBER } else { 0 })
+                })
+            })
+            .collect()
+    });
+    table.get(c as usize).copied()
 }
 
 /// Letters from which a message can be said to shout.
@@ -135,17 +162,23 @@ fn is_shouting(text: &str) -> bool {
 /// two words, not one mixing alphabets.
 fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !is_letter_or_digit(c))
+        .filter(|word| !word.is_empty())
         .flat_map(|word| {
-            let mut starts = vec![0];
-            let mut previous: Option<char> = None;
-            for (at, c) in word.char_indices() {
-                if previous.is_some_and(char::is_lowercase) && c.is_uppercase() {
-                    starts.push(at);
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                if rest.is_empty() {
+                    return None;
                 }
-                previous = Some(c);
-            }
-            starts.push(word.len());
-            (0..starts.len() - 1).map(move |i| &word[starts[i]..starts[i + 1]])
+                let mut previous: Option<char> = None;
+                let cut = rest.char_indices().find_map(|(at, c)| {
+                    let boundary = previous.is_some_and(char::is_lowercase) && c.is_uppercase();
+                    previous = Some(c);
+                    boundary.then_some(at)
+                });
+                let (word, after) = rest.split_at(cut.unwrap_or(rest.len()));
+                rest = after;
+                Some(word)
+            })
         })
 }
 

@@ -34,6 +34,9 @@ pub enum Rule {
     PresaleOffer,
     FakeEvent,
     Investment,
+    JobOffer,
+    AdultOrGambling,
+    HypedOffer,
 }
 
 impl Rule {
@@ -58,6 +61,9 @@ impl Rule {
                 | Self::PresaleOffer
                 | Self::FakeEvent
                 | Self::Investment
+                | Self::JobOffer
+                | Self::AdultOrGambling
+                | Self::HypedOffer
         )
     }
 
@@ -94,6 +100,9 @@ impl Rule {
             Self::PresaleOffer => "presale_offer",
             Self::FakeEvent => "fake_event",
             Self::Investment => "investment",
+            Self::JobOffer => "job_offer",
+            Self::AdultOrGambling => "adult_or_gambling",
+            Self::HypedOffer => "hyped_offer",
         }
     }
 }

@@ -65,7 +65,10 @@ fn judge_line(compiled: &CompiledPolicy, i: usize, text: &str) -> ulias_antispam
 #[test]
 fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
     let compiled = policy(Mode::Normal);
-    for (i, text) in lines("crypto-spam.txt").iter().enumerate() {
+    let spam = ["crypto-spam.txt", "crypto-spam-families.txt"]
+        .map(lines)
+        .concat();
+    for (i, text) in spam.iter().enumerate() {
         let verdict = judge_line(&compiled, i, text);
         assert!(
             verdict
@@ -80,7 +83,10 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
 #[test]
 fn no_crypto_ham_fixture_is_touched() {
     let compiled = policy(Mode::Normal);
-    for (i, text) in lines("crypto-ham.txt").iter().enumerate() {
+    let ham = ["crypto-ham.txt", "crypto-ham-hard.txt"]
+        .map(lines)
+        .concat();
+    for (i, text) in ham.iter().enumerate() {
         let verdict = judge_line(&compiled, i, text);
         assert!(
             verdict.actions.is_empty(),

@@ -1,6 +1,6 @@
 //! Bait: what a scam sends people to.
 
-use crate::content::{host_of, is_link};
+use crate::content::{host_of, is_link, is_wrapping};
 
 /// Digits a phone number has, at least and at most (E.164).
 const PHONE_DIGITS: std::ops::RangeInclusive<usize> = 8..=15;
@@ -22,7 +22,7 @@ impl Bait {
     pub fn of(text: &str, allowed_domains: &[String]) -> Self {
         let mut bait = Self::default();
         for word in text.split_whitespace() {
-            let word = word.trim_matches(|c: char| "()[]<>,.!?\"'«»:;".contains(c));
+            let word = word.trim_matches(|c| is_wrapping(c) || matches!(c, '«' | '»' | ':' | ';'));
             if word.starts_with('@') && word.len() > 1 {
                 bait.account.get_or_insert_with(|| word.to_owned());
             } else if is_email(word) {

@@ -10,6 +10,7 @@
 //! same words wrapped around a contact or a link are the scam.
 
 mod bait;
+mod families;
 mod terms;
 
 use aho_corasick::{AhoCorasick, MatchKind};
@@ -17,7 +18,8 @@ use aho_corasick::{AhoCorasick, MatchKind};
 pub use bait::Bait;
 
 use crate::normalize::{Normalized, skeleton_of};
-use crate::verdict::{Rule, Verdict};
+use crate::verdict::Verdict;
+use families::families;
 
 /// What a family alone scores for a newcomer: enough to delete.
 const NEWCOMER_SCORE: f32 = 2.5;
@@ -59,6 +61,32 @@ pub enum Concept {
     OffPlatform,
     /// Never, beware, reminder, report, fake.
     Protective,
+    /// Thanks to, recommend, legit: praise for a person or a platform.
+    Credit,
+    /// Click here, the link below, this link: pointing at a link.
+    Pointer,
+    /// Trouble, stuck, pending, error.
+    Problem,
+    /// Bonus, extra or free tokens.
+    Bonus,
+    /// Limited time, don't miss, exclusive, last chance.
+    Hype,
+    /// Made, earned, withdrew, profit: what a testimonial claims.
+    Gain,
+    /// Trading, arbitrage and MEV bots.
+    Bot,
+    /// Hiring, remote work, part-time.
+    Job,
+    /// USDT, per day, per hour: how a job is paid.
+    Pay,
+    /// Escorts, intimate photos, dating.
+    Adult,
+    /// Casinos, betting, free spins, promo codes.
+    Gambling,
+    /// No scam, 100% legit, no delay: reassurance no warning gives.
+    Reassure,
+    /// Everyone in this group, dear members, calling all.
+    GroupAddress,
 }
 
 impl Concept {
@@ -77,6 +105,11 @@ pub struct Found {
 impl Found {
     fn has(&self, concept: Concept) -> bool {
         self.mask & concept.bit() != 0
+    }
+
+    /// A warning, not a scammer saying "no scam".
+    fn is_protective(&self) -> bool {
+        self.has(Concept::Protective) && !self.has(Concept::Reassure)
     }
 
     fn term(&self, concept: Concept) -> &'static str {
@@ -165,10 +198,10 @@ impl ScamRules {
         let found = self.concepts(&text.skeleton);
         let bait = Bait::of(&text.text, allowed_domains);
         if !bait.any() {
-            if trusted || found.has(Concept::Protective) || is_question(&text.text) {
+            if trusted || found.is_protective() || is_question(&text.text) {
                 return;
             }
-        } else if trusted && found.has(Concept::Protective) {
+        } else if trusted && found.is_protective() {
             return;
         }
         for (rule, why) in families(&found, &bait) {
@@ -193,66 +226,4 @@ impl ScamRules {
 /// migration or the presale; scammers tell.
 fn is_question(text: &str) -> bool {
     text.trim_end().ends_with('?') || text.trim_end().ends_with('？')
-}
-
-/// The families a message belongs to, each with why.
-fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
-    use Concept::*;
-    let has = |c| found.has(c);
-    let quote = |c| format!("\"{}\"", found.term(c));
-    let contact = bait.contact() || has(GoPrivate);
-    let mut out = Vec::new();
-    if has(Staff) && (has(GoPrivate) || bait.contact()) {
-        out.push((
-            Rule::FakeSupport,
-            format!(
-                "{} offering help in private ({})",
-                quote(Staff),
-                quote(GoPrivate)
-            ),
-        ));
-    }
-    if has(Secret) && (has(HandOver) || bait.any()) {
-        out.push((Rule::SeedPhrase, format!("asks for the {}", quote(Secret))));
-    }
-    if has(Wallet) && has(Repair) && (bait.link.is_some() || has(Threat) || contact) {
-        out.push((
-            Rule::WalletDrainer,
-            format!("{} your {}", quote(Repair), quote(Wallet)),
-        ));
-    }
-    if (has(Double) || has(Giveaway)) && has(HandOver) {
-        out.push((
-            Rule::Giveaway,
-            format!("{} what you {}", quote(Double), quote(HandOver)),
-        ));
-    }
-    if has(Recover) && has(Loss) && contact {
-        out.push((
-            Rule::FundRecovery,
-            format!("{} what was {}", quote(Recover), quote(Loss)),
-        ));
-    }
-    if has(OffPlatform) || bait.phone.is_some() {
-        out.push((Rule::OffPlatform, "contact moved off Telegram".to_owned()));
-    }
-    if has(Presale) && contact {
-        out.push((
-            Rule::PresaleOffer,
-            format!("{} by private contact", quote(Presale)),
-        ));
-    }
-    if has(OfficialEvent) && bait.link.is_some() {
-        out.push((
-            Rule::FakeEvent,
-            format!("{} at a link", quote(OfficialEvent)),
-        ));
-    }
-    if (has(Returns) || has(Pump)) && contact {
-        out.push((
-            Rule::Investment,
-            format!("{} by private contact", quote(Returns)),
-        ));
-    }
-    out
 }

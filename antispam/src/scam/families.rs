@@ -1,0 +1,179 @@
+//! The scam families: which combinations of concepts and bait make a
+//! message one scam or another. A family names a scam, not a phrase, so
+//! each asks for the idea of the scam (its concepts) and for the way out
+//! it offers (an account, a link, a phone number, "write to me", "the
+//! link below").
+
+use super::{Bait, Concept, Found};
+use crate::verdict::Rule;
+
+/// The families a message belongs to, each with why.
+pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
+    use Concept::*;
+    let has = |c| found.has(c);
+    let quote = |c| format!("\"{}\"", found.term(c));
+    let first = |concepts: &[Concept]| {
+        concepts
+            .iter()
+            .find(|c| found.has(**c))
+            .map_or_else(String::new, |c| quote(*c))
+    };
+    // Private contact: an account, a phone, an e-mail, or "write to me".
+    let contact = bait.contact() || has(GoPrivate);
+    // Any way out of the group: contact, a foreign link, "the link below".
+    let reach = contact || bait.link.is_some() || has(Pointer);
+    let mut out = Vec::new();
+    let mut add = |rule, why: String| out.push((rule, why));
+    if has(Staff) && (contact || (bait.link.is_some() && (has(Problem) || has(Repair)))) {
+        add(
+            Rule::FakeSupport,
+            format!("{} offering help in private or at a link", quote(Staff)),
+        );
+    }
+    if has(Secret) && (has(HandOver) || has(GoPrivate) || bait.any()) {
+        add(Rule::SeedPhrase, format!("asks for the {}", quote(Secret)));
+    }
+    if has(Wallet) && has(Repair) && (bait.link.is_some() || has(Threat) || contact) {
+        add(
+            Rule::WalletDrainer,
+            format!("{} your {}", quote(Repair), quote(Wallet)),
+        );
+    }
+    if (has(Double) && has(HandOver)) || (has(Giveaway) && (has(HandOver) || reach)) {
+        add(
+            Rule::Giveaway,
+            format!(
+                "{} for what you send or at a link",
+                first(&[Double, Giveaway])
+            ),
+        );
+    }
+    if has(Recover) && has(Loss) && reach {
+        add(
+            Rule::FundRecovery,
+            format!("{} what was {}", quote(Recover), quote(Loss)),
+        );
+    }
+    if (has(OffPlatform) && reach) || bait.phone.is_some() {
+        add(Rule::OffPlatform, "contact moved off Telegram".to_owned());
+    }
+    if (has(Presale) || has(Bonus)) && reach {
+        add(
+            Rule::PresaleOffer,
+            format!("{} by private contact or a link", first(&[Presale, Bonus])),
+        );
+    }
+    if has(OfficialEvent) && bait.link.is_some() {
+        add(
+            Rule::FakeEvent,
+            format!("{} at a link", quote(OfficialEvent)),
+        );
+    }
+    let testimonial = has(Credit) && has(Gain);
+    let vouched = has(Credit) || has(Reassure);
+    if (has(Returns) || has(Pump) || has(Bot) || testimonial) && (reach || vouched) {
+        add(
+            Rule::Investment,
+            format!(
+                "{} by private contact or a link",
+                first(&[Returns, Pump, Bot, Credit])
+            ),
+        );
+    }
+    if has(Job) && has(Pay) && reach {
+        add(
+            Rule::JobOffer,
+            format!("{} paid {}", quote(Job), quote(Pay)),
+        );
+    }
+    if (has(Adult) || has(Gambling)) && reach {
+        add(
+            Rule::AdultOrGambling,
+            format!("{} promoted", first(&[Adult, Gambling])),
+        );
+    }
+    // "Everyone in this group, sign up here" with no link written out:
+    // the link hides behind the words.
+    let hidden_link = has(GroupAddress) && has(Pointer) && bait.link.is_none();
+    if (has(Hype) && reach && !found.is_protective()) || hidden_link {
+        add(
+            Rule::HypedOffer,
+            format!(
+                "{} with a way out of the group",
+                first(&[Hype, GroupAddress])
+            ),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ScamRules;
+    use crate::normalize::normalize;
+    use crate::verdict::Verdict;
+
+    fn rules_of(text: &str) -> Vec<&'static str> {
+        let mut verdict = Verdict::default();
+        ScamRules::new()
+            .unwrap()
+            .judge(&normalize(text), &[], false, &mut verdict);
+        verdict.rules()
+    }
+
+    #[test]
+    fn each_new_family_fires_in_several_languages() {
+        let table: &[(&str, &str)] = &[
+            ("Remote job paid 50 USDT per day, DM me", "job_offer"),
+            (
+                "Удалённая подработка, 50 USDT в день, пишите в лс",
+                "job_offer",
+            ),
+            (
+                "Casino with 100 free spins, link in my bio",
+                "adult_or_gambling",
+            ),
+            (
+                "Apuestas deportivas, regístrate en apuesta.net",
+                "adult_or_gambling",
+            ),
+            ("Limited time offer, only today, click here", "hyped_offer"),
+            ("Oferta limitada, não perca, link na bio", "hyped_offer"),
+            (
+                "Grâce à Mme Durand j'ai gagné 5000 €, écrivez-lui",
+                "investment",
+            ),
+            (
+                "Mein Trading-Bot macht 3 % täglich, schreib mir",
+                "investment",
+            ),
+            (
+                "Çalınan kriptolarınızı geri alıyoruz, özelden yazın",
+                "fund_recovery",
+            ),
+            (
+                "Our helpdesk fixes stuck transfers: bridge-help.support",
+                "fake_support",
+            ),
+        ];
+        for (text, rule) in table {
+            assert!(
+                rules_of(text).contains(rule),
+                "{text}: {:?}",
+                rules_of(text)
+            );
+        }
+    }
+
+    #[test]
+    fn warnings_questions_and_talk_about_messengers_fire_nothing() {
+        for text in [
+            "Hat noch jemand eine Privatnachricht vom angeblichen Support bekommen? Das ist Betrug",
+            "ну добавили фичу в вотсап ну и что",
+            "Never trust anyone promising x100 in private, admins never DM first",
+            "Is the casino ad in the other group a scam?",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! The words of each [`Concept`], in English, French, Spanish, Portuguese,
+//! German, Russian and Turkish. A term matches where a word starts and may
+//! run on (a stem: "synchron" is "synchronise", "synchronisez", …); a term
+//! ending in `$` must also end a word ("dm$" is not "dmed"). Matched on the
+//! confusables skeleton, lowercase, like the rest of the engine.
+
+mod contact;
+mod money;
+mod offers;
+mod people;
+mod wallet;
+
+use super::Concept;
+
+/// Every concept with its terms.
+pub const TERMS: &[(Concept, &[&str])] = &[
+    (Concept::Staff, people::STAFF),
+    (Concept::GoPrivate, contact::GO_PRIVATE),
+    (Concept::OffPlatform, contact::OFF_PLATFORM),
+    (Concept::Protective, people::PROTECTIVE),
+    (Concept::Credit, people::CREDIT),
+    (Concept::Pointer, contact::POINTER),
+    (Concept::Secret, wallet::SECRET),
+    (Concept::HandOver, wallet::HAND_OVER),
+    (Concept::Wallet, wallet::WALLET),
+    (Concept::Repair, wallet::REPAIR),
+    (Concept::Threat, wallet::THREAT),
+    (Concept::Problem, wallet::PROBLEM),
+    (Concept::Double, offers::DOUBLE),
+    (Concept::Giveaway, offers::GIVEAWAY),
+    (Concept::Bonus, offers::BONUS),
+    (Concept::Recover, offers::RECOVER),
+    (Concept::Loss, offers::LOSS),
+    (Concept::Presale, offers::PRESALE),
+    (Concept::OfficialEvent, offers::OFFICIAL_EVENT),
+    (Concept::Hype, offers::HYPE),
+    (Concept::Returns, money::RETURNS),
+    (Concept::Gain, money::GAIN),
+    (Concept::Pump, money::PUMP),
+    (Concept::Bot, money::BOT),
+    (Concept::Job, money::JOB),
+    (Concept::Pay, money::PAY),
+    (Concept::Adult, money::ADULT),
+    (Concept::Gambling, money::GAMBLING),
+    (Concept::Reassure, people::REASSURE),
+    (Concept::GroupAddress, contact::GROUP_ADDRESS),
+];
