@@ -116,6 +116,7 @@ fn main() {
             ("crypto-spam-holdout.txt", "crypto-ham-holdout.txt"),
             ("crypto-spam-holdout2.txt", "crypto-ham-holdout2.txt"),
             ("crypto-spam-families.txt", "crypto-ham-hard.txt"),
+            ("crypto-spam-holdout3.txt", "crypto-ham-holdout3.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {
