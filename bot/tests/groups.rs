@@ -172,6 +172,11 @@ async fn a_raid_of_200_joins_holds_the_newcomers_only_alerts_the_team_and_ends_b
         .unwrap();
     let regular = member(19_999, "Chloé");
     s.tg.send_text(GROUP, &regular, "gm");
+    // The group's own defaults: no polls, no previews.
+    let mut defaults = s.tg.chat_permissions(GROUP);
+    defaults["can_send_polls"] = json!(false);
+    defaults["can_add_web_page_previews"] = json!(false);
+    s.tg.set_chat_permissions(GROUP, defaults.clone());
 
     for i in 0..200 {
         s.tg.chat_member_joined(GROUP, &member(20_000 + i, &format!("newcomer {i}")));
@@ -210,33 +215,33 @@ async fn a_raid_of_200_joins_holds_the_newcomers_only_alerts_the_team_and_ends_b
 
     s.message_containing(TEAM_CHAT, "raid over").await;
     let released = eventually("every newcomer released", || async {
-        let released =
+        let released: Vec<Value> =
             s.tg.calls_of("restrictChatMember")
                 .into_iter()
                 .filter(|c| c.params["permissions"]["can_send_messages"] == true)
-                .count();
-        (released >= 200).then_some(released)
+                .map(|c| c.params["permissions"].clone())
+                .collect();
+        (released.len() >= 200).then_some(released)
     })
     .await;
-    assert_eq!(released, 200);
+    assert_eq!(released.len(), 200);
+    for permissions in released {
+        for (flag, granted) in defaults.as_object().unwrap() {
+            let given = permissions[flag].as_bool().unwrap_or(false);
+            assert_eq!(&json!(given), granted, "{flag}: restored as the group had it");
+        }
+    }
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_newcomer_solves_the_captcha_and_is_released() {
-    let s = start(group(true, 50), Vec::new()).await;
-    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
-        .await
-        .unwrap();
-    let newcomer = member(9301, "Nina");
-
-    s.tg.chat_member_joined(GROUP, &newcomer);
-
-    let question = s.message_containing(GROUP, "Bienvenue Nina").await;
+/// The captcha asked of `name`: its message, and the button data of the
+/// right answer and of a wrong one.
+async fn captcha_for(s: &Surface, name: &str) -> (Value, String, String) {
+    let question = s.message_containing(GROUP, &format!("Bienvenue {name}")).await;
     let text = question["text"].as_str().unwrap();
     let sum: i64 = text
-        .split(": ")
-        .last()
+        .rsplit(": ")
+        .next()
         .unwrap()
         .split(" = ")
         .next()
@@ -244,20 +249,112 @@ async fn a_newcomer_solves_the_captcha_and_is_released() {
         .split(" + ")
         .map(|n| n.trim().parse::<i64>().unwrap())
         .sum();
+    let buttons = button_data(&question);
+    assert_eq!(buttons.len(), 4, "{buttons:?}");
+    let right = buttons
+        .iter()
+        .find(|data| data.ends_with(&format!(":{sum}")))
+        .unwrap()
+        .clone();
+    let wrong = buttons.iter().find(|data| **data != right).unwrap().clone();
+    (question, right, wrong)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restricted_newcomer_passes_the_captcha_by_pressing_the_right_button() {
+    let s = start(group(true, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let defaults = json!({
+        "can_send_messages": true, "can_send_audios": false, "can_send_documents": false,
+        "can_send_photos": true, "can_send_videos": false, "can_send_video_notes": false,
+        "can_send_voice_notes": false, "can_send_polls": false, "can_send_other_messages": true,
+        "can_add_web_page_previews": false, "can_change_info": false, "can_invite_users": true,
+        "can_pin_messages": false, "can_manage_topics": false, "can_react_to_messages": true,
+    });
+    s.tg.set_chat_permissions(GROUP, defaults.clone());
+    let newcomer = member(9301, "Nina");
+
+    // As Telegram tells an admin bot: the service message and the update.
+    s.tg.member_joins(GROUP, &newcomer);
+
+    let (question, right, _) = captcha_for(&s, "Nina").await;
     let restricted = calls_of(&s, "restrictChatMember", 1).await;
     assert_eq!(restricted[0]["user_id"], 9301);
-    s.tg.send_text(GROUP, &newcomer, &sum.to_string());
-    let released =
-        s.tg.wait_for(
-            "restrictChatMember",
-            |p| p["user_id"] == 9301 && p["permissions"]["can_send_messages"] == true,
-            WAIT,
-        )
-        .await;
-    assert!(released.is_some());
+    assert!(
+        s.tg.try_send_text(GROUP, &newcomer, "let me in").is_err(),
+        "a restricted newcomer cannot write: only the buttons answer"
+    );
+    s.tg.press_button(&newcomer, GROUP, id_of(&question), &right);
+
+    let released = eventually("the newcomer released", || async {
+        s.tg.calls_of("restrictChatMember")
+            .into_iter()
+            .find(|c| c.params["user_id"] == 9301 && c.params["permissions"]["can_send_messages"] == true)
+    })
+    .await;
+    for (flag, granted) in defaults.as_object().unwrap() {
+        let given = released.params["permissions"][flag].as_bool().unwrap_or(false);
+        assert_eq!(&json!(given), granted, "{flag}: the group's own default");
+    }
+    eventually("the captcha message deleted", || async {
+        s.tg.message(GROUP, id_of(&question)).is_none().then_some(())
+    })
+    .await;
+    assert!(s.tg.try_send_text(GROUP, &newcomer, "gm all").is_ok());
+    let captchas = s
+        .tg
+        .sent_texts(GROUP)
+        .iter()
+        .filter(|t| t.starts_with("Bienvenue Nina"))
+        .count();
+    assert_eq!(captchas, 1, "one join, one captcha");
     s.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wrong_press_or_no_press_kicks_the_newcomer_after_the_delay() {
+    let s = start(group(true, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let guesser = member(9311, "Gus");
+    let silent = member(9312, "Sam");
+    s.tg.member_joins(GROUP, &guesser);
+    s.tg.member_joins(GROUP, &silent);
+    let (gus_question, gus_right, gus_wrong) = captcha_for(&s, "Gus").await;
+    let (sam_question, sam_right, _) = captcha_for(&s, "Sam").await;
+
+    // Another member's press is not an answer.
+    s.tg.press_button(&silent, GROUP, id_of(&gus_question), &gus_right);
+    s.tg.press_button(&guesser, GROUP, id_of(&gus_question), &gus_wrong);
+    s.tg.press_button(&guesser, GROUP, id_of(&gus_question), &gus_right);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(
+        s.tg.calls_of("banChatMember").is_empty(),
+        "nobody is removed before the delay"
+    );
+    assert!(
+        s.tg.try_send_text(GROUP, &guesser, "hello?").is_err(),
+        "no second guess after a wrong press"
+    );
+    s.advance(chrono::TimeDelta::seconds(121));
+
+    let kicked = calls_of(&s, "banChatMember", 2).await;
+    let mut users: Vec<i64> = kicked.iter().filter_map(|p| p["user_id"].as_i64()).collect();
+    users.sort_unstable();
+    assert_eq!(users, [9311, 9312]);
+    calls_of(&s, "unbanChatMember", 2).await;
+    eventually("both captcha messages deleted", || async {
+        (s.tg.message(GROUP, id_of(&gus_question)).is_none()
+            && s.tg.message(GROUP, id_of(&sam_question)).is_none())
+        .then_some(())
+    })
+    .await;
+    let _ = sam_right;
+    s.stop().await;
+}
 #[tokio::test(flavor = "multi_thread")]
 async fn send_funds_in_a_group_never_makes_a_tool_call_and_questions_are_answered_from_the_file() {
     let tries_to_act =
@@ -283,9 +380,10 @@ async fn send_funds_in_a_group_never_makes_a_tool_call_and_questions_are_answere
         "not a question: the agent is not even asked"
     );
 
+    // The scam above cost its author their voice; a real holder asks.
     let question = s.tg.send_text(
         GROUP,
-        &holder,
+        &member(9402, "Léa"),
         "@ulias_test_bot should I send funds to the dev wallet?",
     );
     let reply = s
@@ -625,5 +723,142 @@ async fn groups_whose_protection_cannot_load_are_reported_and_protected_once_it_
         deleted.is_some(),
         "the group is guarded once its protection loads"
     );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bot_without_delete_rights_is_reported_to_the_team_at_start() {
+    use ulias_tests::fake_telegram::Right;
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let s = Surface::start_in_world(
+        db,
+        Locale::Fr,
+        Vec::new(),
+        |tg| tg.add_bot_admin(GROUP, &[Right::RestrictMembers]),
+        |all| all.telegram.groups = vec![group(false, 50)],
+    )
+    .await;
+
+    let report = s.message_containing(TEAM_CHAT, "PEPE2 community").await;
+
+    let text = report["text"].as_str().unwrap();
+    assert!(text.contains("supprimer"), "{text}");
+    assert!(text.contains("épingler"), "{text}");
+    assert!(!text.contains("restreindre"), "it may restrict: {text}");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_channel_spamming_is_banned_as_a_channel_and_an_anonymous_admin_or_the_linked_channel_is_left_alone()
+ {
+    let s = Surface::start_in_world(
+        {
+            let db = TestDb::sqlite().await;
+            db.migrated().await;
+            db
+        },
+        Locale::Fr,
+        Vec::new(),
+        |tg| {
+            tg.add_channel(-100_666, "Free money");
+            tg.add_channel(-100_444, "PEPE2 news");
+        },
+        |all| all.telegram.groups = vec![group(false, 50)],
+    )
+    .await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let scam = format!("send 0.1 ETH to {FOREIGN} and get 1 ETH back, official giveaway");
+
+    let anonymous = s.tg.send_as_chat(GROUP, GROUP, &scam).unwrap();
+    let forwarded = s.tg.automatic_forward(GROUP, -100_444, &scam);
+    let spam = s.tg.send_as_chat(GROUP, -100_666, &scam).unwrap();
+
+    let banned = calls_of(&s, "banChatSenderChat", 1).await;
+    assert_eq!(banned[0]["sender_chat_id"], -100_666);
+    assert!(s.tg.sender_chat_banned(GROUP, -100_666));
+    eventually("the channel's spam deleted", || async {
+        s.tg.message(GROUP, spam).is_none().then_some(())
+    })
+    .await;
+    assert!(s.tg.message(GROUP, anonymous).is_some(), "an anonymous admin");
+    assert!(s.tg.message(GROUP, forwarded).is_some(), "the linked channel");
+    assert!(
+        s.tg.calls_of("banChatMember").is_empty(),
+        "no user is banned for a channel's post"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_three_day_old_scam_flagged_with_spam_bans_its_author_and_is_learned_though_it_stays() {
+    let s = start(group(false, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let now = s.clock.now().timestamp();
+    s.tg.set_now(now - 3 * 86_400);
+    let spammer = member(9501, "Old Timer");
+    let spam = s.tg.send_text(GROUP, &spammer, "gm, lovely weather for a walk today");
+    s.tg.set_now(now);
+
+    s.tg.reply_text(GROUP, &teammate(), "/spam", spam);
+
+    let banned = calls_of(&s, "banChatMember", 1).await;
+    assert_eq!(banned[0]["user_id"], 9501);
+    let learned = eventually("the sample is kept", || async {
+        let (spam, _) = s.store().spam_corpus().await.unwrap();
+        (!spam.is_empty()).then_some(spam)
+    })
+    .await;
+    assert_eq!(learned, ["gm, lovely weather for a walk today"]);
+    assert!(
+        s.tg.message(GROUP, spam).is_some(),
+        "Telegram refuses to delete others' messages after 48 hours"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_ban_answered_429_is_retried_after_the_wait_and_lands() {
+    let s = start(group(false, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    s.tg.fail_next("banChatMember", 1, 1);
+    let spam = s.tg.send_text(GROUP, &member(9601, "Flood"), "buy now");
+
+    s.tg.reply_text(GROUP, &teammate(), "/spam", spam);
+
+    let banned = calls_of(&s, "banChatMember", 1).await;
+    assert_eq!(banned[0]["user_id"], 9601);
+    let refused = s
+        .tg
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "banChatMember" && c.refused)
+        .count();
+    assert_eq!(refused, 1, "the first try met the 429");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_official_address_reminder_goes_to_the_forum_topic_the_scam_came_from() {
+    let s = start(group(false, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+
+    s.tg.send_text_in_topic(
+        GROUP,
+        7,
+        &member(9701, "Topic Scammer"),
+        &format!("the real contract is {FOREIGN}, buy there"),
+    );
+
+    let reminder = s.message_containing(GROUP, OFFICIAL).await;
+    assert_eq!(reminder["message_thread_id"], 7);
     s.stop().await;
 }

@@ -478,3 +478,43 @@ async fn push_titles_follow_the_chats_language() {
     assert!(push.is_some(), "{:?}", fake.published());
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_ceo_who_never_started_the_bot_is_told_by_ntfy_and_decisions_still_reach_the_phone() {
+    let fake = FakeNtfy::start().await;
+    fake.grant("tk_main", ALERTS, Access::Write);
+    fake.grant("tk_main", REPLIES, Access::Read);
+    fake.grant("tk_reply_only", REPLIES, Access::Write);
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    db.store
+        .create_decision(&decision("Free disk space on the VPS?"), start_time())
+        .await
+        .unwrap();
+    let url = fake.url.clone();
+    let s = Surface::start_in_world(
+        db,
+        Locale::En,
+        Vec::new(),
+        |tg| tg.never_started(CEO),
+        move |s| {
+            s.ntfy.server = url.parse().unwrap();
+            s.ntfy.topic = ALERTS.to_owned();
+            s.ntfy.reply_topic = REPLIES.to_owned();
+            s.ntfy.token = Some(SecretString::from("tk_main"));
+            s.ntfy.reply_token = Some(SecretString::from("tk_reply_only"));
+            s.ntfy.signing_key = Some(SecretString::from(KEY));
+        },
+    )
+    .await;
+
+    let told = fake
+        .wait_for(
+            |m| m.topic == ALERTS && m.request["message"].as_str().is_some_and(|t| t.contains("@ulias_test_bot")),
+            WAIT,
+        )
+        .await;
+    assert!(told.is_some(), "{:?}", fake.published());
+    decision_push(&fake, 1).await;
+    s.stop().await;
+}

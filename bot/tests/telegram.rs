@@ -213,9 +213,8 @@ async fn approve_pressed_twice_at_once_publishes_once_and_a_stranger_cannot_pres
     s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
 
     s.message_containing(TEAM_CHAT, "Approuvé par bob").await;
-    s.tg.wait_for("answerCallbackQuery", |p| p["text"] == "Déjà traité.", WAIT)
-        .await
-        .unwrap();
+    // Presses are answered at once; what the second one found is said after.
+    s.message_containing(TEAM_CHAT, "Déjà traité.").await;
     assert_eq!(
         s.store().publication_counts().await.unwrap(),
         (1, 0),
@@ -652,5 +651,80 @@ async fn the_ceo_turns_an_operations_validation_off_and_it_is_audited() {
     );
     s.tg.send_text(CEO, &ceo(), "/validation 1 maybe");
     s.message_containing(CEO, "Usage : /validation").await;
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_press_is_answered_before_its_work_is_done() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    pending_validation(&db.store).await;
+    let s = Surface::start_on(db, Locale::Fr, Vec::new()).await;
+    let preview = s.message_containing(TEAM_CHAT, "Validation #1").await;
+    let approve = button_data(&preview)[0].clone();
+
+    let query = s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
+    s.message_containing(TEAM_CHAT, "Approuvé par bob").await;
+
+    let calls = s.tg.calls();
+    let answered = calls
+        .iter()
+        .position(|c| c.method == "answerCallbackQuery" && c.params["callback_query_id"] == query)
+        .expect("the press is answered");
+    let edited = calls
+        .iter()
+        .position(|c| {
+            c.method == "editMessageText"
+                && c.params["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("Approuvé par bob"))
+        })
+        .expect("the preview shows who approved");
+    assert!(answered < edited, "answered at {answered}, edited at {edited}");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_album_with_an_unreachable_image_is_shown_as_text_and_the_next_validation_follows() {
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let gone = format!("http://{}/", dead.local_addr().unwrap());
+    drop(dead);
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    for (kind, payload) in [
+        (
+            ValidationKind::Album,
+            json!({"step": "designer.kit", "args": {"images": [format!("{gone}a.png"), format!("{gone}b.png")], "caption": "Brand kit"}}),
+        ),
+        (
+            ValidationKind::Post,
+            json!({"step": "cm.announce", "args": {"text": "We are live"}}),
+        ),
+    ] {
+        let validation = NewValidation {
+            task_id: None,
+            operation_id: None,
+            kind,
+            target: PublicationTarget::Telegram,
+            payload,
+        };
+        db.store
+            .create_validation(&validation, start_time())
+            .await
+            .unwrap();
+    }
+
+    let s = Surface::start_on(db, Locale::Fr, Vec::new()).await;
+
+    let album = s.message_containing(TEAM_CHAT, "Validation #1").await;
+    assert!(!button_data(&album).is_empty(), "the album can still be decided");
+    s.message_containing(TEAM_CHAT, "Validation #2").await;
+    let refused = s
+        .tg
+        .calls()
+        .into_iter()
+        .filter(|c| c.method == "sendMediaGroup" && c.refused)
+        .count();
+    assert_eq!(refused, 1, "Telegram could not fetch the images");
     s.stop().await;
 }

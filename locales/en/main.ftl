@@ -133,7 +133,14 @@ cmd-help = this help
 group-official-address = ⚠️ Beware of scams: the only official address is
     { $addresses }
     Nobody from the team will message you privately.
-group-captcha = Welcome { $name }! To write here, answer this sum within { $seconds } seconds: { $a } + { $b } = ?
+group-captcha = Welcome { $name }! To write here, press the answer to this sum within { $seconds } seconds: { $a } + { $b } = ?
+group-captcha-not-yours = This question is for someone else.
+group-rights-missing = 🛡 { $group }: I cannot { $missing } here. Make me an administrator with these rights.
+right-delete = delete messages
+right-restrict = restrict members
+right-pin = pin messages
+right-post = post messages
+ceo-not-started = I cannot write to you on Telegram: open @{ $bot } and press Start.
 group-alert = 🛡 { $group }: { $text }
 group-ban-report = 🛡 { $group }: user { $user } banned for this message:
     { $text }

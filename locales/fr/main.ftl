@@ -133,7 +133,14 @@ cmd-help = cette aide
 group-official-address = ⚠️ Attention aux arnaques : la seule adresse officielle est
     { $addresses }
     Personne de l'équipe ne vous écrira en privé.
-group-captcha = Bienvenue { $name } ! Pour écrire ici, répondez à ce calcul dans les { $seconds } secondes : { $a } + { $b } = ?
+group-captcha = Bienvenue { $name } ! Pour écrire ici, appuyez sur le résultat de ce calcul dans les { $seconds } secondes : { $a } + { $b } = ?
+group-captcha-not-yours = Cette question est pour quelqu'un d'autre.
+group-rights-missing = 🛡 { $group } : je ne peux pas { $missing } ici. Faites de moi un administrateur avec ces droits.
+right-delete = supprimer des messages
+right-restrict = restreindre des membres
+right-pin = épingler des messages
+right-post = publier des messages
+ceo-not-started = Je ne peux pas vous écrire sur Telegram : ouvrez @{ $bot } et appuyez sur Démarrer.
 group-alert = 🛡 { $group } : { $text }
 group-ban-report = 🛡 { $group } : utilisateur { $user } banni pour ce message :
     { $text }

@@ -76,6 +76,19 @@ impl Surface {
         turns: Vec<Value>,
         customise: impl FnOnce(&mut Settings),
     ) -> Self {
+        Self::start_in_world(db, locale, turns, |_| {}, customise).await
+    }
+
+    /// The process with the fake's world changed by `shape` (after the
+    /// usual chats are set up) and settings by `customise`, both before it
+    /// starts.
+    pub async fn start_in_world(
+        db: TestDb,
+        locale: Locale,
+        turns: Vec<Value>,
+        shape: impl FnOnce(&FakeTelegram),
+        customise: impl FnOnce(&mut Settings),
+    ) -> Self {
         let tg = FakeTelegram::start().await;
         tg.add_user_chat(&ceo());
         tg.add_user_chat(&teammate());
@@ -88,6 +101,7 @@ impl Surface {
         // in the log channel, a plain member of the team chat.
         tg.add_bot_moderator(GROUP);
         tg.add_bot_moderator(LOG_CHANNEL);
+        shape(&tg);
         let llm = FakeLlm::start(turns).await;
         let mut settings = Settings {
             locale,

@@ -302,6 +302,12 @@ impl FakeTelegram {
         self.world().users.insert(user.id, user.to_json());
     }
 
+    /// The user never started the bot (or deleted the chat with it): the
+    /// bot can no longer write to them first.
+    pub fn never_started(&self, user_id: i64) {
+        self.world().chats.remove(&user_id);
+    }
+
     /// A group's default member permissions, as `getChat` gives them.
     pub fn chat_permissions(&self, chat_id: i64) -> Value {
         self.world()

@@ -307,6 +307,10 @@ impl World {
         if let Some(markup) = inline_keyboard(params) {
             content.insert("reply_markup".to_owned(), markup);
         }
+        if let Some(topic) = params.get("message_thread_id").and_then(param_i64) {
+            content.insert("message_thread_id".to_owned(), json!(topic));
+            content.insert("is_topic_message".to_owned(), json!(true));
+        }
         Ok(content)
     }
 }
