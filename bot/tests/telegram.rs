@@ -571,6 +571,15 @@ async fn in_webhook_mode_updates_come_by_https_post_and_need_the_secret() {
     let registered = s.tg.wait_for("setWebhook", |_| true, WAIT).await.unwrap();
     assert_eq!(registered["url"], "https://bot.example.org/telegram");
     assert_eq!(registered["secret_token"], "s3cret-token");
+    let asked: Vec<&str> = registered["allowed_updates"]
+        .as_array()
+        .expect("the webhook names the updates it wants")
+        .iter()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    for kind in ["message", "edited_message", "callback_query", "chat_member", "my_chat_member"] {
+        assert!(asked.contains(&kind), "{kind} is asked for as in polling: {asked:?}");
+    }
 
     let update = json!({"update_id": 7, "message": {
         "message_id": 70, "date": 1_764_000_000,
