@@ -43,7 +43,7 @@ pub async fn run(
         // The same thresholds and proposal policy as `ulias run`.
         config: EngineConfig {
             worker: worker.clone(),
-            ..crate::telegram::engine_config(settings)
+            ..crate::telegram::engine_config(&settings.engine, &settings.ceo)
         },
     };
     tracing::info!(%worker, interval = args.interval, "worker started");

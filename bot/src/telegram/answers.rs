@@ -11,14 +11,16 @@ use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ReplyParameters};
 use ulias_agents::answer::Answer;
 use ulias_core::domain::{NewObjective, Objective, ObjectiveId, ObjectiveStatus, Urgency};
+use ulias_core::settings::CeoSettings;
 use ulias_core::store::ProgressMessage;
 
-use super::App;
 use super::buttons::Button;
 use super::ceo::confirm;
 use super::edge::{Press, clip};
 use super::error::{HandlerError, HandlerResult};
-use crate::i18n::arg;
+use super::{Common, Work};
+use crate::i18n::{Texts, arg};
+use crate::ntfy::Ntfy;
 
 /// Objectives older than this are not answered any more (a database
 /// restored from long ago does not flood the chat).
@@ -27,39 +29,48 @@ const ANSWER_WINDOW: TimeDelta = TimeDelta::days(7);
 pub const CEO_SEEN_CURSOR: &str = "ceo_last_seen";
 
 /// Sends the answer of every finished CEO objective not answered yet.
-pub async fn send_answers(app: &App) -> HandlerResult {
-    let since = app.clock.now() - ANSWER_WINDOW;
-    for pending in app.store.unanswered_objectives(since).await? {
-        answer(app, &pending).await?;
+pub async fn send_answers(
+    common: &Common,
+    ntfy: Option<&Ntfy>,
+    ceo: &CeoSettings,
+) -> HandlerResult {
+    let since = common.clock.now() - ANSWER_WINDOW;
+    for pending in common.store.unanswered_objectives(since).await? {
+        answer(common, ntfy, ceo, &pending).await?;
     }
     Ok(())
 }
 
-async fn answer(app: &App, pending: &ProgressMessage) -> HandlerResult {
-    let objective = app.store.objective(pending.objective_id).await?;
+async fn answer(
+    common: &Common,
+    ntfy: Option<&Ntfy>,
+    ceo: &CeoSettings,
+    pending: &ProgressMessage,
+) -> HandlerResult {
+    let objective = common.store.objective(pending.objective_id).await?;
     let answer = Answer::from_result(objective.result.as_ref()).unwrap_or_default();
-    let text = answer_text(app, &objective, &answer);
-    let sent = app
+    let text = answer_text(&common.texts, &objective, &answer);
+    let sent = common
         .bot
         .send_message(ChatId(pending.chat_id), clip(&text))
         .reply_parameters(
             ReplyParameters::new(MessageId(i32::try_from(pending.message_id)?))
                 .allow_sending_without_reply(),
         )
-        .reply_markup(keyboard(app, &objective, &answer))
+        .reply_markup(keyboard(&common.texts, &objective, &answer))
         .await?;
-    app.store
-        .record_answer(objective.id, i64::from(sent.id.0), app.clock.now())
+    common
+        .store
+        .record_answer(objective.id, i64::from(sent.id.0), common.clock.now())
         .await?;
-    if ceo_away(app).await? {
-        push(app, &objective, &text).await?;
+    if ceo_away(common, ceo).await? {
+        push(common, ntfy, &objective, &text).await?;
     }
     Ok(())
 }
 
 /// The answer's text: a head line by outcome, then the lines.
-pub fn answer_text(app: &App, objective: &Objective, answer: &Answer) -> String {
-    let t = &app.texts;
+pub fn answer_text(t: &Texts, objective: &Objective, answer: &Answer) -> String {
     let id = arg("id", objective.id);
     let title = arg("title", &objective.title);
     let mut lines = match objective.status {
@@ -84,8 +95,7 @@ pub fn answer_text(app: &App, objective: &Objective, answer: &Answer) -> String 
     lines.join("\n")
 }
 
-fn keyboard(app: &App, objective: &Objective, answer: &Answer) -> InlineKeyboardMarkup {
-    let t = &app.texts;
+fn keyboard(t: &Texts, objective: &Objective, answer: &Answer) -> InlineKeyboardMarkup {
     let id = objective.id.get();
     let mut row = vec![
         InlineKeyboardButton::callback(t.get("button-details"), Button::Details(id).data()),
@@ -101,46 +111,56 @@ fn keyboard(app: &App, objective: &Objective, answer: &Answer) -> InlineKeyboard
 }
 
 /// Whether the CEO wrote nothing for `ceo.away_after_minutes`.
-async fn ceo_away(app: &App) -> Result<bool, HandlerError> {
-    let away = TimeDelta::minutes(i64::from(app.settings.ceo.away_after_minutes));
-    let seen = app
+async fn ceo_away(common: &Common, ceo: &CeoSettings) -> Result<bool, HandlerError> {
+    let away = TimeDelta::minutes(i64::from(ceo.away_after_minutes));
+    let seen = common
         .store
         .cursor(CEO_SEEN_CURSOR)
         .await?
         .and_then(|at| chrono::DateTime::parse_from_rfc3339(&at).ok());
-    Ok(seen.is_none_or(|at| app.clock.now() - at.to_utc() >= away))
+    Ok(seen.is_none_or(|at| common.clock.now() - at.to_utc() >= away))
 }
 
 /// Records that the CEO just wrote.
-pub async fn ceo_seen(app: &App) -> HandlerResult {
-    let now = app.clock.now();
-    app.store
+pub async fn ceo_seen(common: &Common) -> HandlerResult {
+    let now = common.clock.now();
+    common
+        .store
         .set_cursor(CEO_SEEN_CURSOR, &now.to_rfc3339(), now)
         .await?;
     Ok(())
 }
 
 /// Queues the answer for ntfy: its first line as the title.
-async fn push(app: &App, objective: &Objective, text: &str) -> HandlerResult {
-    if app.ntfy.is_none() {
+async fn push(
+    common: &Common,
+    ntfy: Option<&Ntfy>,
+    objective: &Objective,
+    text: &str,
+) -> HandlerResult {
+    if ntfy.is_none() {
         return Ok(());
     }
     let title = text.lines().next().unwrap_or(&objective.title);
     let body = text.lines().skip(1).collect::<Vec<_>>().join("\n");
-    let push = crate::ntfy::compose::alert(&app.texts, title, &body, Urgency::Normal);
-    app.store.queue_push(&push, app.clock.now()).await?;
+    let push = crate::ntfy::compose::alert(&common.texts, title, &body, Urgency::Normal);
+    common.store.queue_push(&push, common.clock.now()).await?;
     Ok(())
 }
 
 /// Details: each task with its outcome, confidence and cost.
-pub async fn details(app: &App, press: &Press, id: i64) -> Result<Option<String>, HandlerError> {
-    let t = &app.texts;
-    let objective = app.store.objective(ObjectiveId::new(id)).await?;
+pub async fn details(
+    common: &Common,
+    press: &Press,
+    id: i64,
+) -> Result<Option<String>, HandlerError> {
+    let t = &common.texts;
+    let objective = common.store.objective(ObjectiveId::new(id)).await?;
     let mut lines = vec![t.with(
         "details-title",
         &[arg("id", objective.id), arg("title", &objective.title)],
     )];
-    let tasks = app.store.tasks_of_objective(objective.id).await?;
+    let tasks = common.store.tasks_of_objective(objective.id).await?;
     let mut total = ulias_core::money::Usd::ZERO;
     for task in &tasks {
         total += task.cost;
@@ -184,56 +204,71 @@ pub async fn details(app: &App, press: &Press, id: i64) -> Result<Option<String>
         &[arg("cost", total), arg("tasks", tasks.len())],
     ));
     let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
-    app.bot
+    common
+        .bot
         .send_message(ChatId(chat), clip(&lines.join("\n")))
         .await?;
     Ok(None)
 }
 
 /// Redo: the same objective again, as a new one linked to it.
-pub async fn redo(app: &App, press: &Press, id: i64) -> Result<Option<String>, HandlerError> {
-    if !first_press(app, "objective_redo", id).await? {
-        return Ok(Some(app.texts.get("decision-already")));
+pub async fn redo(
+    common: &Common,
+    work: &Work,
+    press: &Press,
+    id: i64,
+) -> Result<Option<String>, HandlerError> {
+    if !first_press(common, "objective_redo", id).await? {
+        return Ok(Some(common.texts.get("decision-already")));
     }
-    let objective = app.store.objective(ObjectiveId::new(id)).await?;
+    let objective = common.store.objective(ObjectiveId::new(id)).await?;
     let mut again = NewObjective::from_ceo(objective.title.clone(), objective.description.clone())
         .following(objective.id);
     again.priority = objective.priority;
     again.team = objective.team;
-    start(app, press, &again).await
+    start(common, work, press, &again).await
 }
 
 /// The follow-up the result names, as an objective linked to it.
-pub async fn follow_up(app: &App, press: &Press, id: i64) -> Result<Option<String>, HandlerError> {
-    if !first_press(app, "objective_follow_up", id).await? {
-        return Ok(Some(app.texts.get("decision-already")));
+pub async fn follow_up(
+    common: &Common,
+    work: &Work,
+    press: &Press,
+    id: i64,
+) -> Result<Option<String>, HandlerError> {
+    if !first_press(common, "objective_follow_up", id).await? {
+        return Ok(Some(common.texts.get("decision-already")));
     }
-    let objective = app.store.objective(ObjectiveId::new(id)).await?;
+    let objective = common.store.objective(ObjectiveId::new(id)).await?;
     let Some(title) = Answer::from_result(objective.result.as_ref()).and_then(|a| a.follow_up)
     else {
-        return Ok(Some(app.texts.get("decision-already")));
+        return Ok(Some(common.texts.get("decision-already")));
     };
     let mut next = NewObjective::from_ceo(title.clone(), title).following(objective.id);
     next.team = objective.team;
-    start(app, press, &next).await
+    start(common, work, press, &next).await
 }
 
 /// Whether this is the first press of a one-time button (a double tap
 /// creates one objective, not two).
-async fn first_press(app: &App, scope: &str, id: i64) -> Result<bool, HandlerError> {
-    Ok(app
+async fn first_press(common: &Common, scope: &str, id: i64) -> Result<bool, HandlerError> {
+    Ok(common
         .store
-        .mark_alert_sent(scope, &id.to_string(), app.clock.now())
+        .mark_alert_sent(scope, &id.to_string(), common.clock.now())
         .await?)
 }
 
 async fn start(
-    app: &App,
+    common: &Common,
+    work: &Work,
     press: &Press,
     new: &NewObjective,
 ) -> Result<Option<String>, HandlerError> {
-    let objective = app.store.create_objective(new, app.clock.now()).await?;
+    let objective = common
+        .store
+        .create_objective(new, common.clock.now())
+        .await?;
     let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
-    confirm(app, chat, &objective).await?;
+    confirm(common, work, chat, &objective).await?;
     Ok(None)
 }

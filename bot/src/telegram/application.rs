@@ -10,25 +10,61 @@ use std::time::Duration;
 use anyhow::Context;
 use secrecy::ExposeSecret;
 use teloxide::adaptors::throttle::Limits;
+use teloxide::dptree::di::DependencyMap;
 use teloxide::prelude::*;
 use teloxide::update_listeners::Polling;
 use ulias_agents::engine::Engine;
 use ulias_agents::model::Timeouts;
 use ulias_agents::pools::Pools;
 use ulias_core::clock::SharedClock;
-use ulias_core::settings::{Settings, UpdateMode};
+use ulias_core::settings::{BudgetSettings, CeoSettings, Settings, UpdateMode};
 use ulias_core::store::Store;
 
+use super::groups::Community;
+use super::loops::{engine_loop, groups_loop, send_pushes};
+use super::publishers::Outlets;
 use super::{
-    App, Roles, StoreStorage, alerter, commands, engine_config, engine_loop, groups, groups_loop,
-    handler_tree, limits, log_channel, notify, outbox, phone, send_pushes,
+    ChatState, Common, Roles, StoreStorage, Work, alerter, commands, engine_config, groups,
+    handler_tree, limits, log_channel, notify, outbox, phone,
 };
 use crate::i18n::Texts;
+use crate::ntfy::Ntfy;
 
 /// The whole process, wired and ready to run.
 pub struct Application {
-    app: Arc<App>,
+    parts: Parts,
+    settings: Settings,
     shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
+}
+
+/// The parts the handlers and loops take, each shared: the wiring hands
+/// each one only those it uses.
+struct Parts {
+    common: Arc<Common>,
+    work: Arc<Work>,
+    roles: Arc<Roles>,
+    community: Arc<Community>,
+    ntfy: Option<Arc<Ntfy>>,
+    outlets: Arc<Outlets>,
+    storage: Arc<StoreStorage<ChatState>>,
+    ceo: Arc<CeoSettings>,
+    budgets: Arc<BudgetSettings>,
+}
+
+impl Parts {
+    /// What the handler tree may take: each endpoint names those it uses.
+    fn dependencies(&self) -> DependencyMap {
+        dptree::deps![
+            self.common.clone(),
+            self.work.clone(),
+            self.roles.clone(),
+            self.community.clone(),
+            self.ntfy.clone(),
+            self.ceo.clone(),
+            self.budgets.clone(),
+            self.storage.clone()
+        ]
+    }
 }
 
 /// How long one `getUpdates` waits for updates.
@@ -57,9 +93,10 @@ impl Application {
         clock: SharedClock,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<Self> {
-        let app = Arc::new(build_app(settings, clock).await?);
+        let parts = build_parts(&settings, clock).await?;
         Ok(Self {
-            app,
+            parts,
+            settings,
             shutdown: Box::pin(shutdown),
         })
     }
@@ -69,28 +106,34 @@ impl Application {
     /// webhook), and the loops that post validations, decisions, progress
     /// and the log.
     pub async fn run(self) -> anyhow::Result<()> {
-        let Self { app, shutdown } = self;
+        let Self {
+            parts,
+            settings,
+            shutdown,
+        } = self;
+        let bot = &parts.common.bot;
+        let notify_every = Duration::from_secs(settings.engine.notify_seconds);
 
-        commands::register(&app).await;
-        let guarding = groups::guard(&app).await;
+        commands::register(bot).await;
+        let guarding =
+            groups::guard(&parts.common, &parts.roles, &parts.community, notify_every).await;
         let (stop_outbox, outbox_stopped) = tokio::sync::watch::channel(false);
-        let outbox = tokio::spawn(outbox::run(app.clone(), outbox_stopped));
-        let tasks = [
-            tokio::spawn(engine_loop(app.clone())),
-            tokio::spawn(groups_loop(app.clone())),
-            tokio::spawn(notify::run(app.clone())),
-            tokio::spawn(log_channel::run(app.clone())),
-            tokio::spawn(phone::ntfy_replies(app.clone())),
-            tokio::spawn(send_pushes(app.clone())),
-            tokio::spawn(notify::x_mentions(app.clone())),
-        ];
-        let mut dispatcher = Dispatcher::builder(app.bot.clone(), handler_tree())
-            .dependencies(dptree::deps![app.clone(), app.storage.clone()])
+        let outbox = tokio::spawn(outbox::run(
+            parts.common.clone(),
+            parts.work.clone(),
+            parts.roles.clone(),
+            parts.outlets.clone(),
+            notify_every,
+            outbox_stopped,
+        ));
+        let tasks = spawn_loops(&parts, &settings);
+        let mut dispatcher = Dispatcher::builder(bot.clone(), handler_tree())
+            .dependencies(parts.dependencies())
             .default_handler(|_| async {})
             .build();
         let token = dispatcher.shutdown_token();
         let listen = async {
-            match (&app.settings.telegram.mode, &app.settings.telegram.webhook) {
+            match (&settings.telegram.mode, &settings.telegram.webhook) {
                 (UpdateMode::Webhook, Some(webhook)) => {
                     let mut options = teloxide::update_listeners::webhooks::Options::new(
                         webhook.listen,
@@ -99,16 +142,15 @@ impl Application {
                     if let Some(secret) = &webhook.secret_token {
                         options = options.secret_token(secret.expose_secret().to_owned());
                     }
-                    let listener =
-                        teloxide::update_listeners::webhooks::axum(app.bot.clone(), options)
-                            .await
-                            .context("Failed to set the Telegram webhook")?;
+                    let listener = teloxide::update_listeners::webhooks::axum(bot.clone(), options)
+                        .await
+                        .context("Failed to set the Telegram webhook")?;
                     dispatcher
                         .dispatch_with_listener(listener, LoggingErrorHandler::new())
                         .await;
                 }
                 _ => {
-                    let listener = Polling::builder(app.bot.clone())
+                    let listener = Polling::builder(bot.clone())
                         .timeout(LONG_POLL)
                         .delete_webhook()
                         .await
@@ -123,7 +165,7 @@ impl Application {
         // Once `shutdown` completes, Telegram and the publishers get
         // `engine.stop_grace_seconds` to finish; then the process exits anyway
         // (a Bot API that stopped answering must not hold it for hours).
-        let grace = Duration::from_secs(app.settings.engine.stop_grace_seconds);
+        let grace = Duration::from_secs(settings.engine.stop_grace_seconds);
         let stopping = tokio::sync::Notify::new();
         let listen = async {
             tokio::select! {
@@ -163,7 +205,7 @@ impl Application {
             tracing::warn!("the publishers did not stop in time: a send in flight is left unknown");
             outbox.abort();
         }
-        if tokio::time::timeout(grace, app.store.close())
+        if tokio::time::timeout(grace, parts.common.store.close())
             .await
             .is_err()
         {
@@ -173,8 +215,70 @@ impl Application {
     }
 }
 
-/// Opens the store and builds the runtime and the bot.
-async fn build_app(settings: Settings, clock: SharedClock) -> anyhow::Result<App> {
+/// The loops that run beside the bot until the process stops (the
+/// publishers' loop aside: it is stopped gracefully).
+fn spawn_loops(parts: &Parts, settings: &Settings) -> Vec<tokio::task::JoinHandle<()>> {
+    let Parts {
+        common,
+        work,
+        roles,
+        community,
+        ntfy,
+        ceo,
+        ..
+    } = parts;
+    let engine = &settings.engine;
+    let seconds = Duration::from_secs;
+    vec![
+        tokio::spawn(engine_loop(
+            common.store.clone(),
+            common.clock.clone(),
+            work.clone(),
+            settings.prompts_dir.clone(),
+            seconds(engine.tick_seconds),
+        )),
+        tokio::spawn(groups_loop(
+            common.clone(),
+            work.clone(),
+            roles.clone(),
+            community.clone(),
+            seconds(engine.notify_seconds),
+        )),
+        tokio::spawn(notify::run(
+            common.clone(),
+            roles.clone(),
+            ntfy.clone(),
+            community.clone(),
+            engine.clone(),
+            ceo.clone(),
+        )),
+        tokio::spawn(log_channel::run(
+            common.clone(),
+            roles.log_channel,
+            seconds(engine.log_batch_seconds),
+        )),
+        tokio::spawn(phone::ntfy_replies(
+            common.clone(),
+            work.clone(),
+            ntfy.clone(),
+        )),
+        tokio::spawn(send_pushes(
+            common.store.clone(),
+            common.clock.clone(),
+            ntfy.clone(),
+            settings.http.clone(),
+        )),
+        tokio::spawn(notify::x_mentions(
+            common.clone(),
+            work.clone(),
+            settings.x.clone(),
+            settings.http.clone(),
+        )),
+    ]
+}
+
+/// Opens the store and builds the runtime, the bot and the parts.
+async fn build_parts(settings: &Settings, clock: SharedClock) -> anyhow::Result<Parts> {
     let token =
         settings.telegram.token.as_ref().context(
             "`telegram.token` is not set: `ulias run` needs a bot token from @BotFather",
@@ -189,7 +293,7 @@ async fn build_app(settings: Settings, clock: SharedClock) -> anyhow::Result<App
         .migrate()
         .await
         .context("Failed to migrate the database")?;
-    let bot = telegram_bot(&settings, token.expose_secret())?.throttle(Limits::default());
+    let bot = telegram_bot(settings, token.expose_secret())?.throttle(Limits::default());
     let username = bot
         .get_me()
         .await
@@ -198,13 +302,63 @@ async fn build_app(settings: Settings, clock: SharedClock) -> anyhow::Result<App
         .to_owned();
     let roles = Roles::from_settings(&settings.telegram);
     let texts = Texts::new(settings.locale);
-    let ntfy = crate::ntfy::Ntfy::from_settings(&settings.ntfy, &settings.http)
+    let ntfy = Ntfy::from_settings(&settings.ntfy, &settings.http)
         .context("Failed to build the ntfy client")?;
+    let engine = build_engine(
+        settings,
+        &store,
+        &clock,
+        &bot,
+        &roles,
+        &texts,
+        ntfy.is_some(),
+    )?;
+    Ok(Parts {
+        storage: StoreStorage::new(store.clone(), clock.clone()),
+        work: Arc::new(Work {
+            engine,
+            wake: tokio::sync::Notify::new(),
+        }),
+        community: Arc::new(Community {
+            guard: groups::Guard::empty(),
+            limits: limits::Limits::from_settings(&settings.limits),
+            username,
+            groups: settings.telegram.groups.clone(),
+        }),
+        outlets: Arc::new(Outlets {
+            x: settings.x.clone(),
+            http: settings.http.clone(),
+            site: None,
+        }),
+        ntfy: ntfy.map(Arc::new),
+        ceo: Arc::new(settings.ceo.clone()),
+        budgets: Arc::new(settings.budgets.clone()),
+        roles: Arc::new(roles),
+        common: Arc::new(Common {
+            store,
+            clock,
+            bot,
+            texts,
+        }),
+    })
+}
+
+/// The engine: its runner (the model pools, the catalogue, alerts to the
+/// CEO's chat, queued for ntfy when `pushes` is on) and its settings.
+fn build_engine(
+    settings: &Settings,
+    store: &Store,
+    clock: &SharedClock,
+    bot: &super::TgBot,
+    roles: &Roles,
+    texts: &Texts,
+    pushes: bool,
+) -> anyhow::Result<Engine> {
     let alerter = Arc::new(alerter::TelegramAlerter::new(
         bot.clone(),
         roles.ceo_chat,
         texts.clone(),
-        ntfy.as_ref().map(|_| (store.clone(), clock.clone())),
+        pushes.then(|| (store.clone(), clock.clone())),
     ));
     let pools = Pools::from_settings(
         &settings.models,
@@ -216,30 +370,14 @@ async fn build_app(settings: Settings, clock: SharedClock) -> anyhow::Result<App
         .map(|pool| pool.client.clone())
         .context("No model pool is configured")?;
     let runner = crate::commands::build_runner_with(
-        &settings,
+        settings,
         store.clone(),
         pools,
         embedder,
         clock.clone(),
         alerter,
     )?;
-    let mut config = engine_config(&settings);
-    config.takeover = Some(Arc::new(crate::commands::load_takeover(&settings)?));
-    let engine = Engine { runner, config };
-    Ok(App {
-        storage: StoreStorage::new(store.clone(), clock.clone()),
-        guard: groups::Guard::empty(),
-        limits: limits::Limits::from_settings(&settings.limits),
-        wake: tokio::sync::Notify::new(),
-        ntfy,
-        site: None,
-        store,
-        engine,
-        roles,
-        texts,
-        clock,
-        settings,
-        bot,
-        username,
-    })
+    let mut config = engine_config(&settings.engine, &settings.ceo);
+    config.takeover = Some(Arc::new(crate::commands::load_takeover(settings)?));
+    Ok(Engine { runner, config })
 }

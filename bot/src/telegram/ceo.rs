@@ -17,15 +17,16 @@ use ulias_agents::schemas::Interpretation;
 use ulias_core::domain::{
     Decision, DecisionAnswer, DecisionKind, DecisionOption, NewObjective, Objective,
 };
+use ulias_core::settings::CeoSettings;
 use ulias_core::store::NewInteraction;
 
-use super::App;
 use super::buttons::Button;
 use super::continuation::{
     CONTEXT_INTERACTIONS, context, continuing, profile_now_and_then, redo_corrected,
 };
 use super::edge::{Incoming, Press};
 use super::error::{HandlerError, HandlerResult};
+use super::{Common, TgBot, Work};
 use crate::i18n::arg;
 
 /// How a correction starts, in French and English (lowercase).
@@ -37,28 +38,33 @@ const CORRECTION_PREFIXES: [&str; 4] = [
 ];
 
 /// A text from the CEO that is not a command.
-pub async fn on_text(app: &App, incoming: &Incoming) -> HandlerResult {
+pub async fn on_text(
+    common: &Common,
+    work: &Work,
+    ceo: &CeoSettings,
+    incoming: &Incoming,
+) -> HandlerResult {
     if let Some(reply) = incoming.reply_to
-        && let Some(decision) = app
+        && let Some(decision) = common
             .store
             .pending_decision_at(incoming.chat_id, i64::from(reply))
             .await?
         && matches!(decision.kind, DecisionKind::Escalation { .. })
     {
-        return replan_with_words(app, incoming, &decision).await;
+        return replan_with_words(common, work, incoming, &decision).await;
     }
     if let Some(corrected) = correction(&incoming.text) {
-        return correct(app, incoming, corrected).await;
+        return correct(common, work, incoming, corrected).await;
     }
-    let continuing = continuing(app, incoming).await?;
+    let continuing = continuing(common, ceo, incoming).await?;
     let forwarded = incoming.replied_forward.as_deref();
-    let context = context(app, &incoming.text, forwarded, continuing).await?;
-    let reading = with_typing(app, incoming.chat_id, async {
+    let context = context(&common.store, &incoming.text, forwarded, continuing).await?;
+    let reading = with_typing(&common.bot, incoming.chat_id, async {
         interpret(
-            &app.engine.runner,
+            &work.engine.runner,
             &incoming.text,
             context,
-            &app.engine.config.worker,
+            &work.engine.config.worker,
             continuing,
         )
         .await
@@ -67,60 +73,76 @@ pub async fn on_text(app: &App, incoming: &Incoming) -> HandlerResult {
     let reading = match reading {
         Ok(reading) => reading,
         Err(error) => {
-            let text = app.texts.with("interpreter-failed", &[arg("error", error)]);
-            app.bot.send_message(ChatId(incoming.chat_id), text).await?;
+            let text = common
+                .texts
+                .with("interpreter-failed", &[arg("error", error)]);
+            common
+                .bot
+                .send_message(ChatId(incoming.chat_id), text)
+                .await?;
             return Ok(());
         }
     };
     match reading {
         Interpreted::Objective(objective, reading) => {
-            let interaction = record(app, incoming, &reading, Some(&objective)).await?;
-            app.store
+            let interaction = record(common, incoming, &reading, Some(&objective)).await?;
+            common
+                .store
                 .settle_interaction(interaction, Some(objective.id), None)
                 .await?;
-            confirm(app, incoming.chat_id, &objective).await
+            confirm(common, work, incoming.chat_id, &objective).await
         }
         Interpreted::Ask(reading) => {
-            let interaction = record(app, incoming, &reading, None).await?;
-            ask(app, incoming, interaction, &reading).await
+            let interaction = record(common, incoming, &reading, None).await?;
+            ask(common, incoming, interaction, &reading).await
         }
         Interpreted::Answer(answer, reading) => {
-            record(app, incoming, &reading, None).await?;
-            app.bot
+            record(common, incoming, &reading, None).await?;
+            common
+                .bot
                 .send_message(ChatId(incoming.chat_id), super::edge::clip(&answer))
                 .reply_parameters(ReplyParameters::new(MessageId(incoming.message_id)))
                 .await?;
             Ok(())
         }
         Interpreted::Takeover(ask, reading) => {
-            let interaction = record(app, incoming, &reading, None).await?;
-            super::operations::offer_takeover(app, incoming.chat_id, interaction, &ask).await
+            let interaction = record(common, incoming, &reading, None).await?;
+            super::operations::offer_takeover(common, incoming.chat_id, interaction, &ask).await
         }
         Interpreted::Correction(reading) => {
-            let interaction = record(app, incoming, &reading, None).await?;
+            let interaction = record(common, incoming, &reading, None).await?;
             match continuing {
-                Some(c) => redo_corrected(app, incoming, interaction, c.objective, &reading).await,
+                Some(c) => {
+                    redo_corrected(common, work, incoming, interaction, c.objective, &reading).await
+                }
                 None => Ok(()),
             }
         }
     }?;
-    profile_now_and_then(app).await
+    profile_now_and_then(common, work, ceo).await
 }
 
 /// The CEO answered the Director's escalation in words: they go into the
 /// objective, and the Director plans it again with them.
-async fn replan_with_words(app: &App, incoming: &Incoming, decision: &Decision) -> HandlerResult {
+async fn replan_with_words(
+    common: &Common,
+    work: &Work,
+    incoming: &Incoming,
+    decision: &Decision,
+) -> HandlerResult {
     let Some(id) = decision.objective_id else {
         return Ok(());
     };
-    let objective = app.store.objective(id).await?;
+    let objective = common.store.objective(id).await?;
     let description = format!(
         "{}\n\n{}",
         objective.description.trim(),
-        app.texts
+        common
+            .texts
             .with("escalation-words", &[arg("words", &incoming.text)])
     );
-    app.store
+    common
+        .store
         .rewrite_objective(id, &objective.title, description.trim())
         .await?;
     let Some(option) = decision.kind.index_of(DecisionOption::Replan) else {
@@ -130,19 +152,20 @@ async fn replan_with_words(app: &App, incoming: &Incoming, decision: &Decision) 
         option,
         by: incoming.user_name.clone(),
     };
-    let answered = app
+    let answered = common
         .store
-        .answer_decision(decision.id, &answer, app.clock.now())
+        .answer_decision(decision.id, &answer, common.clock.now())
         .await?;
-    if let Err(error) = app.engine.apply_decision(&answered).await {
+    if let Err(error) = work.engine.apply_decision(&answered).await {
         tracing::warn!(decision = %decision.id, %error, "replanning waits for the next tick");
     }
-    app.wake.notify_one();
-    let text = app.texts.with(
+    work.wake.notify_one();
+    let text = common.texts.with(
         "escalation-replanned",
         &[arg("id", id), arg("title", &objective.title)],
     );
-    app.bot
+    common
+        .bot
         .send_message(ChatId(incoming.chat_id), text)
         .reply_parameters(ReplyParameters::new(MessageId(incoming.message_id)))
         .await?;
@@ -151,27 +174,29 @@ async fn replan_with_words(app: &App, incoming: &Incoming, decision: &Decision) 
 
 /// The CEO chose one of the guesses.
 pub async fn on_guess(
-    app: &App,
+    common: &Common,
+    work: &Work,
     press: &Press,
     interaction: i64,
     option: usize,
 ) -> Result<Option<String>, HandlerError> {
-    let asked = app.store.interaction(interaction).await?;
+    let asked = common.store.interaction(interaction).await?;
     if asked.objective_id.is_some() {
-        return Ok(Some(app.texts.get("decision-already")));
+        return Ok(Some(common.texts.get("decision-already")));
     }
     let guesses = guesses_of(asked.interpreted_as.as_ref());
     let Some(guess) = guesses.get(option) else {
         return Ok(None);
     };
-    let objective = app
+    let objective = common
         .store
         .create_objective(
             &NewObjective::from_ceo(guess.clone(), asked.raw_message.clone()),
-            app.clock.now(),
+            common.clock.now(),
         )
         .await?;
-    app.store
+    common
+        .store
         .settle_interaction(
             interaction,
             Some(objective.id),
@@ -179,15 +204,20 @@ pub async fn on_guess(
         )
         .await?;
     let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
-    confirm(app, chat, &objective).await?;
+    confirm(common, work, chat, &objective).await?;
     Ok(None)
 }
 
 /// Confirms an objective with its id, keeps the message for progress, and
 /// queues its planning by the Director. Planning that fails fails the
 /// objective with its reason, which the CEO then reads as its answer.
-pub(super) async fn confirm(app: &App, chat: i64, objective: &Objective) -> HandlerResult {
-    let text = app.texts.with(
+pub(super) async fn confirm(
+    common: &Common,
+    work: &Work,
+    chat: i64,
+    objective: &Objective,
+) -> HandlerResult {
+    let text = common.texts.with(
         "objective-created",
         &[
             arg("id", objective.id),
@@ -195,19 +225,20 @@ pub(super) async fn confirm(app: &App, chat: i64, objective: &Objective) -> Hand
             arg("priority", objective.priority.get()),
         ],
     );
-    let sent = app.bot.send_message(ChatId(chat), text).await?;
-    app.store
+    let sent = common.bot.send_message(ChatId(chat), text).await?;
+    common
+        .store
         .set_progress_message(objective.id, chat, i64::from(sent.id.0))
         .await?;
     // The engine plans it, woken now: a crash or a restart resumes the
     // planning, and a failure ends the objective with its reason.
-    queue_planning(&app.engine.runner, objective).await?;
-    app.wake.notify_one();
+    queue_planning(&work.engine.runner, objective).await?;
+    work.wake.notify_one();
     Ok(())
 }
 
 async fn ask(
-    app: &App,
+    common: &Common,
     incoming: &Incoming,
     interaction: i64,
     reading: &Interpretation,
@@ -227,10 +258,11 @@ async fn ask(
             .data(),
         )]
     });
-    let text = app
+    let text = common
         .texts
         .with("objective-question", &[arg("message", &incoming.text)]);
-    app.bot
+    common
+        .bot
         .send_message(ChatId(incoming.chat_id), text)
         .reply_markup(InlineKeyboardMarkup::new(rows))
         .await?;
@@ -238,18 +270,24 @@ async fn ask(
 }
 
 /// Applies a correction to the last objective the CEO created.
-async fn correct(app: &App, incoming: &Incoming, corrected: &str) -> HandlerResult {
-    let last = app
+async fn correct(
+    common: &Common,
+    work: &Work,
+    incoming: &Incoming,
+    corrected: &str,
+) -> HandlerResult {
+    let last = common
         .store
         .recent_interactions(CONTEXT_INTERACTIONS)
         .await?
         .into_iter()
         .find(|i| i.objective_id.is_some());
     let (Some(last), false) = (last, corrected.is_empty()) else {
-        app.bot
+        common
+            .bot
             .send_message(
                 ChatId(incoming.chat_id),
-                app.texts.get("correction-nothing"),
+                common.texts.get("correction-nothing"),
             )
             .await?;
         return Ok(());
@@ -258,12 +296,12 @@ async fn correct(app: &App, incoming: &Incoming, corrected: &str) -> HandlerResu
         return Ok(());
     };
     let context = json!({"correcting": last.raw_message});
-    let reading = with_typing(app, incoming.chat_id, async {
+    let reading = with_typing(&common.bot, incoming.chat_id, async {
         read(
-            &app.engine.runner,
+            &work.engine.runner,
             corrected,
             context,
-            &app.engine.config.worker,
+            &work.engine.config.worker,
         )
         .await
     })
@@ -273,18 +311,23 @@ async fn correct(app: &App, incoming: &Incoming, corrected: &str) -> HandlerResu
         Err(_) => NewObjective::from_ceo(corrected, corrected),
     };
     let (title, description) = (fixed.title, fixed.description);
-    app.store
+    common
+        .store
         .rewrite_objective(objective_id, &title, &description)
         .await?;
-    app.store
+    common
+        .store
         .settle_interaction(last.id, None, Some(&incoming.text))
         .await?;
-    app.store.mark_interaction_corrected(last.id).await?;
-    let text = app.texts.with(
+    common.store.mark_interaction_corrected(last.id).await?;
+    let text = common.texts.with(
         "objective-corrected",
         &[arg("id", objective_id), arg("title", &title)],
     );
-    app.bot.send_message(ChatId(incoming.chat_id), text).await?;
+    common
+        .bot
+        .send_message(ChatId(incoming.chat_id), text)
+        .await?;
     Ok(())
 }
 
@@ -302,7 +345,7 @@ fn correction(text: &str) -> Option<&str> {
 }
 
 async fn record(
-    app: &App,
+    common: &Common,
     incoming: &Incoming,
     reading: &Interpretation,
     objective: Option<&Objective>,
@@ -315,9 +358,9 @@ async fn record(
         confidence: Some(reading.confidence),
         objective_id: objective.map(|o| o.id),
     };
-    Ok(app
+    Ok(common
         .store
-        .record_interaction(&interaction, app.clock.now())
+        .record_interaction(&interaction, common.clock.now())
         .await?)
 }
 
@@ -348,8 +391,8 @@ fn guesses_of(reading: Option<&Value>) -> Vec<String> {
 }
 
 /// Shows "typing…" while `work` runs (Telegram clears it after 5 s).
-async fn with_typing<T>(app: &App, chat: i64, work: impl Future<Output = T>) -> T {
-    let bot = app.bot.clone();
+async fn with_typing<T>(bot: &TgBot, chat: i64, work: impl Future<Output = T>) -> T {
+    let bot = bot.clone();
     let typing = tokio::spawn(async move {
         loop {
             if let Err(error) = bot.send_chat_action(ChatId(chat), ChatAction::Typing).await {

@@ -5,13 +5,15 @@ use chrono::{Datelike, TimeZone, Utc};
 use teloxide::prelude::*;
 use teloxide::types::BotCommand;
 use teloxide::utils::command::BotCommands;
+use ulias_core::clock::SharedClock;
 use ulias_core::domain::{ObjectiveId, ObjectiveStatus, TaskStatus};
-use ulias_core::settings::Locale;
+use ulias_core::settings::{BudgetSettings, Locale};
 
 use super::edge::{Incoming, clip};
 use super::error::{HandlerError, HandlerResult};
-use super::{App, Role, operations};
+use super::{Common, Role, Roles, TgBot, Work, operations};
 use crate::i18n::{Texts, arg};
+use crate::ntfy::Ntfy;
 use ulias_agents::operations::PrereportPurpose;
 
 /// What the bot understands after a `/`.
@@ -62,14 +64,14 @@ const MENU: [(&str, &str); 18] = [
 ];
 
 /// Registers the menu: French by default, English for English clients.
-pub async fn register(app: &App) {
+pub async fn register(bot: &TgBot) {
     for (locale, language) in [(Locale::Fr, None), (Locale::En, Some("en"))] {
         let texts = Texts::new(locale);
         let menu: Vec<BotCommand> = MENU
             .iter()
             .map(|(name, key)| BotCommand::new(*name, texts.get(key)))
             .collect();
-        let mut request = app.bot.set_my_commands(menu);
+        let mut request = bot.set_my_commands(menu);
         if let Some(language) = language {
             request = request.language_code(language);
         }
@@ -79,32 +81,45 @@ pub async fn register(app: &App) {
     }
 }
 
-/// Answers a command from the CEO or the team.
-pub async fn answer(app: &App, incoming: &Incoming, role: Role) -> HandlerResult {
-    let text = match Command::parse(&incoming.text, &app.username) {
-        Ok(Command::Report) => return super::notify::send_summary(app, incoming.chat_id).await,
+/// Answers a command from the CEO or the team; `username` is the bot's
+/// (`/status@username`).
+pub async fn answer(
+    common: &Common,
+    work: &Work,
+    roles: &Roles,
+    ntfy: Option<&Ntfy>,
+    budgets: &BudgetSettings,
+    username: &str,
+    incoming: &Incoming,
+) -> HandlerResult {
+    let role = roles.of(incoming.user_id);
+    let text = match Command::parse(&incoming.text, username) {
+        Ok(Command::Report) => {
+            return super::notify::send_summary(common, ntfy, incoming.chat_id).await;
+        }
         Ok(Command::Profile) if role == Role::Ceo => {
-            return super::profile::show(app, incoming.chat_id).await;
+            return super::profile::show(common, incoming.chat_id).await;
         }
         Ok(Command::Takeover(args)) if role == Role::Ceo => {
             let purpose = PrereportPurpose::OfferStart;
-            operations::ask_prereport(app, incoming.chat_id, &args, purpose).await?;
+            operations::ask_prereport(common, work, incoming.chat_id, &args, purpose).await?;
             return Ok(());
         }
         Ok(Command::Prereport(args)) if role == Role::Ceo => {
             let purpose = PrereportPurpose::ReportOnly;
-            operations::ask_prereport(app, incoming.chat_id, &args, purpose).await?;
+            operations::ask_prereport(common, work, incoming.chat_id, &args, purpose).await?;
             return Ok(());
         }
         Ok(Command::Validation(args)) if role != Role::Stranger => {
-            audit_setting(app, incoming, &args).await?;
-            toggle_validation(app, &args, incoming, role).await?
+            audit_setting(common, roles, incoming, &args).await?;
+            toggle_validation(common, roles, &args, incoming, role).await?
         }
-        Ok(command) if allowed(&command, role) => run(app, command).await?,
-        Ok(_) => app.texts.get("not-allowed"),
-        Err(_) => app.texts.get("unknown-command"),
+        Ok(command) if allowed(&command, role) => run(common, work, budgets, command).await?,
+        Ok(_) => common.texts.get("not-allowed"),
+        Err(_) => common.texts.get("unknown-command"),
     };
-    app.bot
+    common
+        .bot
         .send_message(ChatId(incoming.chat_id), clip(&text))
         .await?;
     Ok(())
@@ -123,12 +138,17 @@ fn allowed(command: &Command, role: Role) -> bool {
     }
 }
 
-async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
-    let t = &app.texts;
-    let store = &app.store;
-    let now = app.clock.now();
+async fn run(
+    common: &Common,
+    work: &Work,
+    budgets: &BudgetSettings,
+    command: Command,
+) -> Result<String, HandlerError> {
+    let t = &common.texts;
+    let store = &common.store;
+    let now = common.clock.now();
     Ok(match command {
-        Command::Status => status(app).await?,
+        Command::Status => status(common, work).await?,
         Command::Objectives => {
             let mut objectives = store
                 .objectives_with_status(ObjectiveStatus::InProgress)
@@ -195,8 +215,10 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
                 .collect();
             listing(t, "validations-title", "validations-empty", lines)
         }
-        Command::Pause(op) if !op.trim().is_empty() => operations::hold(app, &op, true).await?,
-        Command::Resume(op) if !op.trim().is_empty() => operations::hold(app, &op, false).await?,
+        Command::Pause(op) if !op.trim().is_empty() => operations::hold(common, &op, true).await?,
+        Command::Resume(op) if !op.trim().is_empty() => {
+            operations::hold(common, &op, false).await?
+        }
         Command::Pause(_) => t.with(
             "paused",
             &[arg("count", store.pause_all_objectives(now).await?)],
@@ -206,12 +228,12 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
             &[arg("count", store.resume_all_objectives().await?)],
         ),
         Command::Stop(op) if op.trim().to_lowercase().starts_with("op") => {
-            operations::ask_stop(app, &op).await?
+            operations::ask_stop(common, &op).await?
         }
         // Answered with their own message (the report replies to it).
         Command::Takeover(_) | Command::Prereport(_) => t.get("not-allowed"),
-        Command::Ops => operations::list(app).await?,
-        Command::Op(args) => operations::show(app, &args).await?,
+        Command::Ops => operations::list(common, budgets).await?,
+        Command::Op(args) => operations::show(common, &args).await?,
         Command::Stop(id) => match id.trim().trim_start_matches('#').parse::<i64>() {
             Ok(id) => match store.stop_objective(ObjectiveId::new(id), now).await {
                 Ok(tasks) => t.with("stopped", &[arg("id", id), arg("tasks", tasks)]),
@@ -219,12 +241,12 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
             },
             Err(_) => t.get("stop-usage"),
         },
-        Command::Budget => budget(app).await?,
+        Command::Budget => budget(common, budgets).await?,
         Command::Log(id) => match id.trim().trim_start_matches('#').parse::<i64>() {
-            Ok(id) => objective_log(app, ObjectiveId::new(id)).await?,
+            Ok(id) => objective_log(common, ObjectiveId::new(id)).await?,
             Err(_) => t.get("log-usage"),
         },
-        Command::Report => super::notify::summary_text(app).await?,
+        Command::Report => super::notify::summary_text(common).await?,
         // Answered before this point, with who asks.
         Command::Validation(_) => t.get("not-allowed"),
         Command::Stats(args) => match args.trim() {
@@ -246,7 +268,7 @@ async fn run(app: &App, command: Command) -> Result<String, HandlerError> {
 
 /// A team member's `/validation <op> off`: a decision for the CEO.
 async fn ask_ceo_validation_off(
-    app: &App,
+    common: &Common,
     operation: &ulias_core::domain::Operation,
     incoming: &Incoming,
 ) -> Result<String, HandlerError> {
@@ -260,20 +282,25 @@ async fn ask_ceo_validation_off(
             asked_by: incoming.user_name.clone(),
         })
     };
-    let asked = app
+    let asked = common
         .store
-        .create_decision(&decision, app.clock.now())
+        .create_decision(&decision, common.clock.now())
         .await?;
-    Ok(app.texts.with(
+    Ok(common.texts.with(
         "validation-off-asked",
         &[arg("id", operation.id), arg("decision", asked.id)],
     ))
 }
 
 /// Every change of a setting from the chat is audited.
-async fn audit_setting(app: &App, incoming: &Incoming, args: &str) -> HandlerResult {
+async fn audit_setting(
+    common: &Common,
+    roles: &Roles,
+    incoming: &Incoming,
+    args: &str,
+) -> HandlerResult {
     use ulias_core::store::{ActorRole, AuditEntry};
-    let role = match app.roles.of(incoming.user_id) {
+    let role = match roles.of(incoming.user_id) {
         Role::Ceo => ActorRole::Ceo,
         Role::Team => ActorRole::Team,
         Role::Stranger => ActorRole::Unknown,
@@ -286,7 +313,7 @@ async fn audit_setting(app: &App, incoming: &Incoming, args: &str) -> HandlerRes
         target_id: args.split_whitespace().next().map(str::to_owned),
         details: serde_json::json!({"command": incoming.text}),
     };
-    app.store.audit(&entry, app.clock.now()).await?;
+    common.store.audit(&entry, common.clock.now()).await?;
     Ok(())
 }
 
@@ -296,12 +323,13 @@ async fn audit_setting(app: &App, incoming: &Incoming, args: &str) -> HandlerRes
 /// Turning it off takes the CEO: a team member's request becomes a CEO
 /// decision; turning it back on is the team's to do, and the CEO is told.
 async fn toggle_validation(
-    app: &App,
+    common: &Common,
+    roles: &Roles,
     args: &str,
     incoming: &Incoming,
     role: Role,
 ) -> Result<String, HandlerError> {
-    let t = &app.texts;
+    let t = &common.texts;
     let mut words = args.split_whitespace();
     let operation = words
         .next()
@@ -315,7 +343,7 @@ async fn toggle_validation(
         return Ok(t.get("validation-usage"));
     };
     let id = ulias_core::domain::OperationId::new(operation);
-    let current = match app.store.operation(id).await {
+    let current = match common.store.operation(id).await {
         Ok(current) => current,
         Err(ulias_core::store::StoreError::NotFound { .. }) => {
             return Ok(t.with("not-found", &[arg("id", operation)]));
@@ -323,19 +351,20 @@ async fn toggle_validation(
         Err(error) => return Err(error.into()),
     };
     if !required && role != Role::Ceo {
-        return ask_ceo_validation_off(app, &current, incoming).await;
+        return ask_ceo_validation_off(common, &current, incoming).await;
     }
-    app.store
-        .set_validation_required(id, required, app.clock.now())
+    common
+        .store
+        .set_validation_required(id, required, common.clock.now())
         .await?;
     if role != Role::Ceo
-        && let Some(ceo) = app.roles.ceo_chat
+        && let Some(ceo) = roles.ceo_chat
     {
         let told = t.with(
             "validation-changed-by",
             &[arg("id", operation), arg("who", &incoming.user_name)],
         );
-        app.bot.send_message(ChatId(ceo), clip(&told)).await?;
+        common.bot.send_message(ChatId(ceo), clip(&told)).await?;
     }
     let state = t.get(if required {
         "validation-state-on"
@@ -357,24 +386,24 @@ fn listing(t: &Texts, title: &str, empty: &str, lines: Vec<String>) -> String {
     text.join("\n")
 }
 
-async fn status(app: &App) -> Result<String, HandlerError> {
-    let t = &app.texts;
-    let counts = app.store.task_counts().await?;
+async fn status(common: &Common, work: &Work) -> Result<String, HandlerError> {
+    let t = &common.texts;
+    let counts = common.store.task_counts().await?;
     let count = |status: TaskStatus| {
         counts
             .iter()
             .find(|(s, _)| *s == status)
             .map_or(0, |(_, n)| *n)
     };
-    let running = app
+    let running = common
         .store
         .objectives_with_status(ObjectiveStatus::InProgress)
         .await?
         .len();
-    let pools = app.engine.runner.pools.all();
+    let pools = work.engine.runner.pools.all();
     let total: usize = pools.iter().map(|p| p.settings.slots as usize).sum();
     let free: usize = pools.iter().map(|p| p.slots.free()).sum();
-    let (today, month) = spend(app).await?;
+    let (today, month) = spend(common).await?;
     Ok([
         t.get("status-title"),
         t.with("status-objectives", &[arg("count", running)]),
@@ -398,12 +427,15 @@ async fn status(app: &App) -> Result<String, HandlerError> {
     .join("\n"))
 }
 
-async fn budget(app: &App) -> Result<String, HandlerError> {
-    let t = &app.texts;
-    let (today, month) = spend(app).await?;
-    let cloud = app.store.cloud_spend_since(month_start(app)).await?;
-    let cap = ulias_core::money::Usd::from_dollars(app.settings.budgets.monthly_cloud_cap_usd)
-        .unwrap_or_default();
+async fn budget(common: &Common, budgets: &BudgetSettings) -> Result<String, HandlerError> {
+    let t = &common.texts;
+    let (today, month) = spend(common).await?;
+    let cloud = common
+        .store
+        .cloud_spend_since(month_start(&common.clock))
+        .await?;
+    let cap =
+        ulias_core::money::Usd::from_dollars(budgets.monthly_cloud_cap_usd).unwrap_or_default();
     Ok([
         t.get("budget-title"),
         t.with("budget-today", &[arg("amount", today)]),
@@ -414,31 +446,31 @@ async fn budget(app: &App) -> Result<String, HandlerError> {
 }
 
 async fn spend(
-    app: &App,
+    common: &Common,
 ) -> Result<(ulias_core::money::Usd, ulias_core::money::Usd), HandlerError> {
-    let now = app.clock.now();
+    let now = common.clock.now();
     let day = Utc
         .with_ymd_and_hms(now.year(), now.month(), now.day(), 0, 0, 0)
         .single()
         .unwrap_or(now);
     Ok((
-        app.store.spend_since(day).await?,
-        app.store.spend_since(month_start(app)).await?,
+        common.store.spend_since(day).await?,
+        common.store.spend_since(month_start(&common.clock)).await?,
     ))
 }
 
-fn month_start(app: &App) -> chrono::DateTime<Utc> {
-    let now = app.clock.now();
+fn month_start(clock: &SharedClock) -> chrono::DateTime<Utc> {
+    let now = clock.now();
     Utc.with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0)
         .single()
         .unwrap_or(now)
 }
 
-async fn objective_log(app: &App, id: ObjectiveId) -> Result<String, HandlerError> {
-    let t = &app.texts;
+async fn objective_log(common: &Common, id: ObjectiveId) -> Result<String, HandlerError> {
+    let t = &common.texts;
     let mut lines = vec![t.with("log-title", &[arg("id", id)])];
-    for task in app.store.tasks_of_objective(id).await? {
-        for row in app.store.log_of_task(task.id).await? {
+    for task in common.store.tasks_of_objective(id).await? {
+        for row in common.store.log_of_task(task.id).await? {
             lines.push(t.with(
                 "log-line",
                 &[

@@ -6,9 +6,9 @@
 
 use ulias_antispam::learning::{is_learnable_ham, sampled};
 use ulias_antispam::normalize::normalize;
-use ulias_core::store::{Learned, LearnedHam};
+use ulias_core::store::{Learned, LearnedHam, Store};
 
-use super::App;
+use super::Common;
 use super::error::HandlerResult;
 
 /// One clean message of a trusted member in this many is offered.
@@ -18,7 +18,7 @@ const CAP_PER_DAY: u32 = 5;
 
 /// Offers a clean message of a trusted member as a ham sample.
 pub(super) async fn offer_ham(
-    app: &App,
+    common: &Common,
     chat_id: i64,
     user_id: i64,
     message_id: i64,
@@ -33,9 +33,9 @@ pub(super) async fn offer_ham(
         message_id,
         text,
     };
-    let learned = app
+    let learned = common
         .store
-        .learn_ham(&ham, CAP_PER_DAY, app.clock.now())
+        .learn_ham(&ham, CAP_PER_DAY, common.clock.now())
         .await?;
     if learned == Learned::Added {
         tracing::debug!(
@@ -49,8 +49,8 @@ pub(super) async fn offer_ham(
 }
 
 /// Takes back the ham learned from a message now deleted or reported.
-pub(super) async fn withdraw(app: &App, chat_id: i64, message_id: i64) -> HandlerResult {
-    if app.store.withdraw_learned_ham(chat_id, message_id).await? {
+pub(super) async fn withdraw(store: &Store, chat_id: i64, message_id: i64) -> HandlerResult {
+    if store.withdraw_learned_ham(chat_id, message_id).await? {
         tracing::info!(
             chat_id,
             message_id,

@@ -13,10 +13,11 @@ use ulias_agents::schemas::FaqAnswer;
 use ulias_antispam::answer_check::{AnswerProblem, check_answer};
 use ulias_core::domain::Task;
 
-use super::App;
 use super::edge::clip;
 use super::error::HandlerResult;
+use super::groups::Guard;
 use super::groups::{ASKED, REPLY_TO, ReplyTo, allowances};
+use super::{Common, Roles, Work};
 use crate::i18n::arg;
 
 /// An answer that comes later than this is not sent (the talk moved on).
@@ -25,10 +26,10 @@ const STALE_AFTER: TimeDelta = TimeDelta::minutes(10);
 const REPLIED_SCOPE: &str = "group_question_replied";
 
 /// Replies to every group question answered since the last pass.
-pub async fn send(app: &App) -> HandlerResult {
-    let now = app.clock.now();
-    let threshold = app.engine.config.confidence_threshold;
-    for task in app
+pub async fn send(common: &Common, work: &Work, roles: &Roles, guard: &Guard) -> HandlerResult {
+    let now = common.clock.now();
+    let threshold = work.engine.config.confidence_threshold;
+    for task in common
         .store
         .completed_tasks_of_kind(GROUP_QUESTION, now - STALE_AFTER)
         .await?
@@ -49,7 +50,7 @@ pub async fn send(app: &App) -> HandlerResult {
             .map(|r| r.answer.trim())
             .filter(|a| !a.is_empty());
         let sure = task.confidence.is_none_or(|c| c >= threshold);
-        if !app
+        if !common
             .store
             .mark_alert_sent(REPLIED_SCOPE, &task.id.to_string(), now)
             .await?
@@ -64,15 +65,16 @@ pub async fn send(app: &App) -> HandlerResult {
             .as_ref()
             .map(|r| r.sources.clone())
             .unwrap_or_default();
-        let Some((official, domains, group)) = allowances(app, reply_to.chat_id) else {
+        let Some((official, domains, group)) = allowances(guard, reply_to.chat_id) else {
             continue;
         };
         let problems = check_answer(answer, &sources, &official, &domains);
         if !problems.is_empty() {
-            hold(app, &task, &group, answer, &problems).await?;
+            hold(common, roles, &task, &group, answer, &problems).await?;
             continue;
         }
-        app.bot
+        common
+            .bot
             .send_message(ChatId(reply_to.chat_id), clip(answer))
             .reply_parameters(
                 ReplyParameters::new(MessageId(reply_to.message_id)).allow_sending_without_reply(),
@@ -85,7 +87,8 @@ pub async fn send(app: &App) -> HandlerResult {
 /// An answer the check held: the team reads the question, the answer and
 /// why, and answers the group itself if it should be.
 async fn hold(
-    app: &App,
+    common: &Common,
+    roles: &Roles,
     task: &Task,
     group: &str,
     answer: &str,
@@ -93,7 +96,7 @@ async fn hold(
 ) -> HandlerResult {
     let why: Vec<String> = problems.iter().map(ToString::to_string).collect();
     tracing::warn!(task = %task.id, problems = %why.join("; "), "a group answer was held for the team");
-    let Some(team) = app.roles.team_chat else {
+    let Some(team) = roles.team_chat else {
         return Ok(());
     };
     let asked = task
@@ -101,7 +104,7 @@ async fn hold(
         .get(ASKED)
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let text = app.texts.with(
+    let text = common.texts.with(
         "group-answer-held",
         &[
             arg("group", group),
@@ -110,6 +113,6 @@ async fn hold(
             arg("answer", answer),
         ],
     );
-    app.bot.send_message(ChatId(team), clip(&text)).await?;
+    common.bot.send_message(ChatId(team), clip(&text)).await?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! The handler tree: every message and button press goes through here.
 //! Roles are checked first; strangers get one polite refusal, audited.
+//! Each endpoint takes the parts it uses, injected by `dptree::deps![…]`.
 
 use std::sync::Arc;
 
@@ -7,15 +8,18 @@ use serde_json::json;
 use teloxide::dispatching::{DpHandlerDescription, UpdateFilterExt};
 use teloxide::prelude::*;
 use teloxide::types::ChatMemberUpdated;
+use ulias_core::settings::{BudgetSettings, CeoSettings};
 use ulias_core::store::{ActorRole, AuditEntry};
 
 use super::buttons::Button;
 use super::edge::{Incoming, Press};
 use super::error::HandlerResult;
+use super::groups::Community;
 use super::{
-    App, ChatDialogue, ChatState, Role, StoreStorage, answers, ceo, commands, groups, operations,
-    outbox, previews, profile, proposals,
+    ChatDialogue, ChatState, Common, Role, Roles, StoreStorage, Work, answers, ceo, commands,
+    decisions, groups, operations, outbox, previews, profile, proposals,
 };
+use crate::ntfy::Ntfy;
 
 /// The alert scope that makes a stranger's refusal go out once.
 const REFUSED_SCOPE: &str = "stranger_refused";
@@ -23,73 +27,169 @@ const REFUSED_SCOPE: &str = "stranger_refused";
 /// The tree of handlers (a function, so tests build the same one).
 pub fn handler_tree() -> Handler<'static, HandlerResult, DpHandlerDescription> {
     dptree::entry()
-        .branch(Update::filter_message().endpoint(on_message))
+        .branch(
+            Update::filter_message()
+                .branch(dptree::filter(in_guarded_group).endpoint(on_group_message))
+                .filter_map(|message: Message| Incoming::from_message(&message))
+                .branch(dptree::filter(from_stranger_in_private).endpoint(refuse_stranger))
+                .branch(dptree::filter_async(awaits_reason).endpoint(on_rejection_reason))
+                .branch(dptree::filter(is_command).endpoint(on_command))
+                .branch(
+                    dptree::filter(|roles: Arc<Roles>, incoming: Incoming| {
+                        ceo_in_private(&roles, &incoming)
+                    })
+                    .endpoint(on_ceo_text),
+                ),
+        )
         .branch(Update::filter_edited_message().endpoint(on_edited))
         .branch(Update::filter_chat_member().endpoint(on_member))
         .branch(Update::filter_callback_query().endpoint(on_button))
 }
 
-async fn on_message(
-    app: Arc<App>,
+fn in_guarded_group(community: Arc<Community>, message: Message) -> bool {
+    community.guard.guards(message.chat.id.0)
+}
+
+fn from_stranger_in_private(roles: Arc<Roles>, incoming: Incoming) -> bool {
+    incoming.private && roles.of(incoming.user_id) == Role::Stranger
+}
+
+/// Whether a reviewer answers the question why they reject a validation.
+/// A dialogue that cannot be read goes to the endpoint, which says why.
+async fn awaits_reason(
     storage: Arc<StoreStorage<ChatState>>,
-    message: Message,
-) -> HandlerResult {
-    if app.guard.guards(message.chat.id.0) {
-        return groups::on_message(&app, &message, false).await;
+    roles: Arc<Roles>,
+    incoming: Incoming,
+) -> bool {
+    if incoming.reply_to.is_none() || !roles.may_review(incoming.user_id) {
+        return false;
     }
-    let Some(incoming) = Incoming::from_message(&message) else {
-        return Ok(());
-    };
-    let role = app.roles.of(incoming.user_id);
-    if incoming.private && role == Role::Stranger {
-        return refuse_stranger(&app, &incoming).await;
-    }
-    if incoming.private && role == Role::Ceo {
-        answers::ceo_seen(&app).await?;
-    }
-    let dialogue = ChatDialogue::new(storage, ChatId(incoming.chat_id));
-    if let Some(ChatState::AwaitingRejectionReason { validation, prompt }) = dialogue.get().await?
-        && incoming.reply_to == Some(prompt)
-        && app.roles.may_review(incoming.user_id)
+    match ChatDialogue::new(storage, ChatId(incoming.chat_id))
+        .get()
+        .await
     {
-        previews::rejection_reason(&app, &incoming, validation).await?;
-        dialogue.exit().await?;
-        return Ok(());
-    }
-    // Commands are answered in private chats and the team chat only, never
-    // in front of a group the bot happens to be in.
-    let command_chat = incoming.private || Some(incoming.chat_id) == app.roles.team_chat;
-    if incoming.text.starts_with('/') && role != Role::Stranger && command_chat {
-        return commands::answer(&app, &incoming, role).await;
-    }
-    if incoming.private && role == Role::Ceo {
-        if incoming.forwarded {
-            // Someone else's words: the CEO says what to do with them.
-            app.bot
-                .send_message(ChatId(incoming.chat_id), app.texts.get("forwarded-ask"))
-                .await?;
-            return Ok(());
+        Ok(Some(ChatState::AwaitingRejectionReason { prompt, .. })) => {
+            incoming.reply_to == Some(prompt)
         }
-        return ceo::on_text(&app, &incoming).await;
+        Ok(_) => false,
+        Err(_) => true,
+    }
+}
+
+/// Commands are answered in private chats and the team chat only, never
+/// in front of a group the bot happens to be in.
+fn is_command(roles: Arc<Roles>, incoming: Incoming) -> bool {
+    let command_chat = incoming.private || Some(incoming.chat_id) == roles.team_chat;
+    incoming.text.starts_with('/') && roles.of(incoming.user_id) != Role::Stranger && command_chat
+}
+
+/// Records that the CEO just wrote, when they write in private.
+async fn note_ceo(common: &Common, roles: &Roles, incoming: &Incoming) -> HandlerResult {
+    if ceo_in_private(roles, incoming) {
+        answers::ceo_seen(common).await?;
     }
     Ok(())
 }
 
-async fn on_edited(app: Arc<App>, message: Message) -> HandlerResult {
-    groups::on_message(&app, &message, true).await
+fn ceo_in_private(roles: &Roles, incoming: &Incoming) -> bool {
+    incoming.private && roles.of(incoming.user_id) == Role::Ceo
 }
 
-async fn on_member(app: Arc<App>, update: ChatMemberUpdated) -> HandlerResult {
-    groups::on_member(&app, &update).await
+async fn on_group_message(
+    common: Arc<Common>,
+    work: Arc<Work>,
+    roles: Arc<Roles>,
+    community: Arc<Community>,
+    message: Message,
+) -> HandlerResult {
+    groups::on_message(&common, &work, &roles, &community, &message, false).await
 }
 
-async fn refuse_stranger(app: &App, incoming: &Incoming) -> HandlerResult {
-    // A flood from one stranger is audited up to the allowance only.
-    if !app.limits.admit_stranger(incoming.user_id) {
+/// The reason a reviewer gave for rejecting a validation.
+async fn on_rejection_reason(
+    common: Arc<Common>,
+    work: Arc<Work>,
+    roles: Arc<Roles>,
+    community: Arc<Community>,
+    storage: Arc<StoreStorage<ChatState>>,
+    incoming: Incoming,
+) -> HandlerResult {
+    note_ceo(&common, &roles, &incoming).await?;
+    let dialogue = ChatDialogue::new(storage, ChatId(incoming.chat_id));
+    if let Some(ChatState::AwaitingRejectionReason { validation, prompt }) = dialogue.get().await?
+        && incoming.reply_to == Some(prompt)
+    {
+        let groups = &community.groups;
+        previews::rejection_reason(&common, &work, &roles, groups, &incoming, validation).await?;
+        dialogue.exit().await?;
+    }
+    Ok(())
+}
+
+async fn on_command(
+    common: Arc<Common>,
+    work: Arc<Work>,
+    roles: Arc<Roles>,
+    community: Arc<Community>,
+    ntfy: Option<Arc<Ntfy>>,
+    budgets: Arc<BudgetSettings>,
+    incoming: Incoming,
+) -> HandlerResult {
+    note_ceo(&common, &roles, &incoming).await?;
+    let ntfy = ntfy.as_deref();
+    let username = &community.username;
+    commands::answer(&common, &work, &roles, ntfy, &budgets, username, &incoming).await
+}
+
+/// A text from the CEO in private that is not a command.
+async fn on_ceo_text(
+    common: Arc<Common>,
+    work: Arc<Work>,
+    ceo: Arc<CeoSettings>,
+    incoming: Incoming,
+) -> HandlerResult {
+    answers::ceo_seen(&common).await?;
+    if incoming.forwarded {
+        // Someone else's words: the CEO says what to do with them.
+        common
+            .bot
+            .send_message(ChatId(incoming.chat_id), common.texts.get("forwarded-ask"))
+            .await?;
         return Ok(());
     }
-    let now = app.clock.now();
-    app.store
+    ceo::on_text(&common, &work, &ceo, &incoming).await
+}
+
+async fn on_edited(
+    common: Arc<Common>,
+    work: Arc<Work>,
+    roles: Arc<Roles>,
+    community: Arc<Community>,
+    message: Message,
+) -> HandlerResult {
+    groups::on_message(&common, &work, &roles, &community, &message, true).await
+}
+
+async fn on_member(
+    common: Arc<Common>,
+    roles: Arc<Roles>,
+    community: Arc<Community>,
+    update: ChatMemberUpdated,
+) -> HandlerResult {
+    groups::on_member(&common, &roles, &community.guard, &update).await
+}
+
+async fn refuse_stranger(
+    common: Arc<Common>,
+    community: Arc<Community>,
+    incoming: Incoming,
+) -> HandlerResult {
+    // A flood from one stranger is audited up to the allowance only.
+    if !community.limits.admit_stranger(incoming.user_id) {
+        return Ok(());
+    }
+    let now = common.clock.now();
+    common.store
         .audit(
             &AuditEntry {
                 actor: &incoming.user_id.to_string(),
@@ -102,20 +202,28 @@ async fn refuse_stranger(app: &App, incoming: &Incoming) -> HandlerResult {
             now,
         )
         .await?;
-    let first_time = app
+    let first_time = common
         .store
         .mark_alert_sent(REFUSED_SCOPE, &incoming.user_id.to_string(), now)
         .await?;
     if first_time {
-        app.bot
-            .send_message(ChatId(incoming.chat_id), app.texts.get("refusal-stranger"))
+        common
+            .bot
+            .send_message(
+                ChatId(incoming.chat_id),
+                common.texts.get("refusal-stranger"),
+            )
             .await?;
     }
     Ok(())
 }
 
 async fn on_button(
-    app: Arc<App>,
+    common: Arc<Common>,
+    work: Arc<Work>,
+    roles: Arc<Roles>,
+    community: Arc<Community>,
+    ceo: Arc<CeoSettings>,
     storage: Arc<StoreStorage<ChatState>>,
     query: CallbackQuery,
 ) -> HandlerResult {
@@ -123,12 +231,12 @@ async fn on_button(
         return Ok(());
     };
     let Ok(button) = press.data.parse::<Button>() else {
-        app.bot.answer_callback_query(query.id.clone()).await?;
+        common.bot.answer_callback_query(query.id.clone()).await?;
         return Ok(());
     };
     let allowed = match button {
         Button::Approve(_) | Button::Reject(_) | Button::Unban(_) | Button::Resend(_) => {
-            app.roles.may_review(press.user_id)
+            roles.may_review(press.user_id)
         }
         Button::Decide { .. }
         | Button::Guess { .. }
@@ -137,10 +245,11 @@ async fn on_button(
         | Button::FollowUp(_)
         | Button::Proposal { .. }
         | Button::Forget(_)
-        | Button::Takeover { .. } => app.roles.may_decide(press.user_id),
+        | Button::Takeover { .. } => roles.may_decide(press.user_id),
     };
     if !allowed {
-        app.store
+        common
+            .store
             .audit(
                 &AuditEntry {
                     actor: &press.user_id.to_string(),
@@ -150,40 +259,46 @@ async fn on_button(
                     target_id: Some(press.data.clone()),
                     details: json!({"name": press.user_name}),
                 },
-                app.clock.now(),
+                common.clock.now(),
             )
             .await?;
-        app.bot
+        common
+            .bot
             .answer_callback_query(query.id.clone())
-            .text(app.texts.get("not-allowed"))
+            .text(common.texts.get("not-allowed"))
             .show_alert(true)
             .await?;
         return Ok(());
     }
     let answer = match button {
-        Button::Approve(id) => previews::approve(&app, &press, id).await?,
-        Button::Reject(id) => previews::ask_reason(&app, &press, id, storage).await?,
+        Button::Approve(id) => {
+            let groups = &community.groups;
+            previews::approve(&common, &work, &roles, groups, &press, id).await?
+        }
+        Button::Reject(id) => previews::ask_reason(&common, &press, id, storage).await?,
         Button::Decide { decision, option } => {
-            previews::decide(&app, &press, decision, option).await?
+            decisions::decide(&common, &work, &roles, &press, decision, option).await?
         }
         Button::Guess {
             interaction,
             option,
-        } => ceo::on_guess(&app, &press, interaction, option).await?,
-        Button::Unban(sample) => groups::unban(&app, sample).await?,
-        Button::Resend(publication) => outbox::resend(&app, &press, publication).await?,
-        Button::Details(objective) => answers::details(&app, &press, objective).await?,
-        Button::Redo(objective) => answers::redo(&app, &press, objective).await?,
-        Button::FollowUp(objective) => answers::follow_up(&app, &press, objective).await?,
-        Button::Proposal { proposal, choice } => {
-            proposals::answer(&app, &press, proposal, choice).await?
+        } => ceo::on_guess(&common, &work, &press, interaction, option).await?,
+        Button::Unban(sample) => groups::unban(&common, &community.guard, sample).await?,
+        Button::Resend(publication) => outbox::resend(&common, &press, publication).await?,
+        Button::Details(objective) => answers::details(&common, &press, objective).await?,
+        Button::Redo(objective) => answers::redo(&common, &work, &press, objective).await?,
+        Button::FollowUp(objective) => {
+            answers::follow_up(&common, &work, &press, objective).await?
         }
-        Button::Forget(entry) => profile::forget(&app, &press, entry).await?,
+        Button::Proposal { proposal, choice } => {
+            proposals::answer(&common, &work, &ceo, &press, proposal, choice).await?
+        }
+        Button::Forget(entry) => profile::forget(&common, &press, entry).await?,
         Button::Takeover { interaction, run } => {
-            operations::on_takeover_button(&app, &press, interaction, run).await?
+            operations::on_takeover_button(&common, &work, &press, interaction, run).await?
         }
     };
-    let mut reply = app.bot.answer_callback_query(query.id.clone());
+    let mut reply = common.bot.answer_callback_query(query.id.clone());
     if let Some(text) = answer {
         reply = reply.text(text);
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use teloxide::prelude::*;
 
-use super::App;
+use super::Common;
 use super::edge::clip;
 use super::error::HandlerResult;
 use crate::i18n::arg;
@@ -15,30 +15,30 @@ use crate::i18n::arg;
 /// Rows per message at most.
 const BATCH: i64 = 40;
 
-/// Posts a batch every `engine.log_batch_seconds`.
-pub async fn run(app: Arc<App>) {
-    let Some(channel) = app.roles.log_channel else {
+/// Posts a batch to `channel` (when there is one) every `every`
+/// (`engine.log_batch_seconds`).
+pub async fn run(common: Arc<Common>, channel: Option<i64>, every: Duration) {
+    let Some(channel) = channel else {
         return;
     };
-    let mut every =
-        tokio::time::interval(Duration::from_secs(app.settings.engine.log_batch_seconds));
+    let mut every = tokio::time::interval(every);
     loop {
         every.tick().await;
-        if let Err(error) = post_batch(&app, channel).await {
+        if let Err(error) = post_batch(&common, channel).await {
             tracing::warn!(%error, "could not post the log batch");
         }
     }
 }
 
 /// Posts the rows not posted yet; a row is marked only once its message went out.
-pub async fn post_batch(app: &App, channel: i64) -> HandlerResult {
-    let rows = app.store.unposted_public_log(BATCH).await?;
+pub async fn post_batch(common: &Common, channel: i64) -> HandlerResult {
+    let rows = common.store.unposted_public_log(BATCH).await?;
     if rows.is_empty() {
         return Ok(());
     }
-    let mut lines = vec![app.texts.get("log-batch-header")];
+    let mut lines = vec![common.texts.get("log-batch-header")];
     for row in &rows {
-        lines.push(app.texts.with(
+        lines.push(common.texts.with(
             "log-line",
             &[
                 arg("agent", row.entry.scope.agent.as_deref().unwrap_or("ulias")),
@@ -47,12 +47,16 @@ pub async fn post_batch(app: &App, channel: i64) -> HandlerResult {
             ],
         ));
     }
-    let (total, _) = app.store.total_spend().await?;
-    lines.push(app.texts.with("log-total", &[arg("total", total)]));
-    app.bot
+    let (total, _) = common.store.total_spend().await?;
+    lines.push(common.texts.with("log-total", &[arg("total", total)]));
+    common
+        .bot
         .send_message(ChatId(channel), clip(&lines.join("\n")))
         .await?;
     let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
-    app.store.mark_log_posted(&ids, app.clock.now()).await?;
+    common
+        .store
+        .mark_log_posted(&ids, common.clock.now())
+        .await?;
     Ok(())
 }

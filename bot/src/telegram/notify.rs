@@ -13,12 +13,16 @@ use teloxide::prelude::*;
 use teloxide::types::MessageId;
 use ulias_agents::alerts::{Alert, AlertLevel, keys};
 use ulias_core::domain::{ObjectiveStatus, TaskStatus};
+use ulias_core::settings::{CeoSettings, EngineSettings, GroupSettings, HttpSettings, XSettings};
 
-use super::App;
+use super::decisions::{decision_text, post_decision};
 use super::edge::clip;
 use super::error::HandlerResult;
-use super::previews::{decision_text, post_decision, post_validation};
+use super::groups::Community;
+use super::previews::post_validation;
+use super::{Common, Roles, Work};
 use crate::i18n::arg;
+use crate::ntfy::Ntfy;
 
 /// Objectives older than this no longer get progress edits.
 const PROGRESS_WINDOW: TimeDelta = TimeDelta::days(7);
@@ -26,24 +30,42 @@ const PROGRESS_WINDOW: TimeDelta = TimeDelta::days(7);
 const CLOSED_SCOPE: &str = "decision_closed_shown";
 
 /// Runs every `engine.notify_seconds` until the process stops.
-pub async fn run(app: Arc<App>) {
+pub async fn run(
+    common: Arc<Common>,
+    roles: Arc<Roles>,
+    ntfy: Option<Arc<Ntfy>>,
+    community: Arc<Community>,
+    engine: EngineSettings,
+    ceo: Arc<CeoSettings>,
+) {
+    let (common, roles, ntfy) = (&*common, &*roles, ntfy.as_deref());
+    let groups = &community.groups;
     let mut shown: HashMap<i64, String> = HashMap::new();
-    let mut every = tokio::time::interval(Duration::from_secs(app.settings.engine.notify_seconds));
+    let mut every = tokio::time::interval(Duration::from_secs(engine.notify_seconds));
     loop {
         every.tick().await;
         for (what, result) in [
-            ("daily summary", daily_summary(&app).await),
-            ("weekly summary", weekly_summary(&app).await),
-            ("answers", super::answers::send_answers(&app).await),
-            ("proposals", super::proposals::show(&app).await),
-            ("validations", validations(&app).await),
-            ("decisions", decisions(&app).await),
-            ("timed-out decisions", timed_out(&app).await),
+            (
+                "daily summary",
+                daily_summary(common, roles, ntfy, &engine).await,
+            ),
+            (
+                "weekly summary",
+                weekly_summary(common, roles, ntfy, &ceo).await,
+            ),
+            (
+                "answers",
+                super::answers::send_answers(common, ntfy, &ceo).await,
+            ),
+            ("proposals", super::proposals::show(common, roles).await),
+            ("validations", validations(common, roles, groups).await),
+            ("decisions", decisions(common, roles, ntfy).await),
+            ("timed-out decisions", timed_out(common).await),
             (
                 "decision outcomes on the phone",
-                super::phone::phone_outcomes(&app).await,
+                super::phone::phone_outcomes(common, ntfy).await,
             ),
-            ("progress", progress(&app, &mut shown).await),
+            ("progress", progress(common, &mut shown).await),
         ] {
             if let Err(error) = result {
                 tracing::warn!(%error, "could not show the {what}");
@@ -52,29 +74,31 @@ pub async fn run(app: Arc<App>) {
     }
 }
 
-async fn validations(app: &App) -> HandlerResult {
-    let Some(chat) = app.roles.team_chat else {
+async fn validations(common: &Common, roles: &Roles, groups: &[GroupSettings]) -> HandlerResult {
+    let Some(chat) = roles.team_chat else {
         return Ok(());
     };
-    for validation in app.store.unposted_validations().await? {
-        let message = post_validation(app, chat, &validation).await?;
-        app.store
+    for validation in common.store.unposted_validations().await? {
+        let message = post_validation(common, roles, groups, chat, &validation).await?;
+        common
+            .store
             .set_validation_message(validation.id, chat, i64::from(message.0))
             .await?;
     }
     Ok(())
 }
 
-async fn decisions(app: &App) -> HandlerResult {
-    let Some(chat) = app.roles.ceo_chat else {
+async fn decisions(common: &Common, roles: &Roles, ntfy: Option<&Ntfy>) -> HandlerResult {
+    let Some(chat) = roles.ceo_chat else {
         return Ok(());
     };
-    for decision in app.store.unposted_decisions().await? {
+    for decision in common.store.unposted_decisions().await? {
         // Queued first: a decision is pushed once (the store keeps one
         // push per decision), even if posting it to the chat is retried.
-        super::phone::push_decision(app, &decision).await?;
-        let message = post_decision(app, chat, &decision).await?;
-        app.store
+        super::phone::push_decision(common, ntfy, &decision).await?;
+        let message = post_decision(common, chat, &decision).await?;
+        common
+            .store
             .set_decision_message(decision.id, chat, i64::from(message.0))
             .await?;
     }
@@ -83,24 +107,31 @@ async fn decisions(app: &App) -> HandlerResult {
 
 /// A decision that timed out: its message shows the automatic choice, and
 /// the CEO is told once.
-async fn timed_out(app: &App) -> HandlerResult {
-    for (decision, chat, message) in app.store.timed_out_shown_decisions().await? {
-        let first = app
+async fn timed_out(common: &Common) -> HandlerResult {
+    for (decision, chat, message) in common.store.timed_out_shown_decisions().await? {
+        let first = common
             .store
-            .mark_alert_sent(CLOSED_SCOPE, &decision.id.to_string(), app.clock.now())
+            .mark_alert_sent(CLOSED_SCOPE, &decision.id.to_string(), common.clock.now())
             .await?;
         if !first {
             continue;
         }
         let message = MessageId(i32::try_from(message)?);
-        app.bot
-            .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
+        common
+            .bot
+            .edit_message_text(
+                ChatId(chat),
+                message,
+                clip(&decision_text(&common.texts, &decision)),
+            )
             .await?;
-        let option = crate::decision_text::option_label(&app.texts, &decision, decision.response);
-        app.bot
+        let option =
+            crate::decision_text::option_label(&common.texts, &decision, decision.response);
+        common
+            .bot
             .send_message(
                 ChatId(chat),
-                app.texts.with(
+                common.texts.with(
                     "decision-timed-out",
                     &[arg("id", decision.id), arg("option", option)],
                 ),
@@ -111,10 +142,10 @@ async fn timed_out(app: &App) -> HandlerResult {
 }
 
 /// Edits each recent objective's confirmation as its tasks finish.
-async fn progress(app: &App, shown: &mut HashMap<i64, String>) -> HandlerResult {
-    let since = app.clock.now() - PROGRESS_WINDOW;
-    for objective in app.store.progress_messages(since).await? {
-        let text = progress_text(app, &objective).await?;
+async fn progress(common: &Common, shown: &mut HashMap<i64, String>) -> HandlerResult {
+    let since = common.clock.now() - PROGRESS_WINDOW;
+    for objective in common.store.progress_messages(since).await? {
+        let text = progress_text(common, &objective).await?;
         let id = objective.objective_id.get();
         if shown.get(&id) == Some(&text) {
             continue;
@@ -122,7 +153,7 @@ async fn progress(app: &App, shown: &mut HashMap<i64, String>) -> HandlerResult 
         let message = MessageId(i32::try_from(objective.message_id)?);
         // A message that cannot be edited (deleted by the CEO, say) is not
         // tried again until its text changes.
-        if let Err(error) = app
+        if let Err(error) = common
             .bot
             .edit_message_text(ChatId(objective.chat_id), message, clip(&text))
             .await
@@ -135,24 +166,29 @@ async fn progress(app: &App, shown: &mut HashMap<i64, String>) -> HandlerResult 
 }
 
 async fn progress_text(
-    app: &App,
+    common: &Common,
     objective: &ulias_core::store::ProgressMessage,
 ) -> Result<String, super::error::HandlerError> {
-    let head = app.texts.with(
+    let head = common.texts.with(
         "progress-line",
         &[
             arg("id", objective.objective_id),
             arg("title", &objective.title),
         ],
     );
-    let tasks = app.store.tasks_of_objective(objective.objective_id).await?;
+    let tasks = common
+        .store
+        .tasks_of_objective(objective.objective_id)
+        .await?;
     let state = match objective.status {
-        ObjectiveStatus::Completed => app.texts.get("progress-completed"),
-        ObjectiveStatus::Failed => app.texts.get("progress-failed"),
-        ObjectiveStatus::Cancelled => app.texts.get("progress-cancelled"),
-        ObjectiveStatus::Blocked => app.texts.get("progress-blocked"),
-        ObjectiveStatus::Pending | ObjectiveStatus::Planning => app.texts.get("progress-planning"),
-        _ if tasks.is_empty() => app.texts.get("progress-planning"),
+        ObjectiveStatus::Completed => common.texts.get("progress-completed"),
+        ObjectiveStatus::Failed => common.texts.get("progress-failed"),
+        ObjectiveStatus::Cancelled => common.texts.get("progress-cancelled"),
+        ObjectiveStatus::Blocked => common.texts.get("progress-blocked"),
+        ObjectiveStatus::Pending | ObjectiveStatus::Planning => {
+            common.texts.get("progress-planning")
+        }
+        _ if tasks.is_empty() => common.texts.get("progress-planning"),
         _ => {
             let done = tasks
                 .iter()
@@ -163,14 +199,15 @@ async fn progress_text(
                 .filter(|t| t.status == TaskStatus::Running)
                 .map(|t| t.agent.to_string())
                 .collect();
-            let mut state = app.texts.with(
+            let mut state = common.texts.with(
                 "progress-count",
                 &[arg("done", done), arg("total", tasks.len())],
             );
             if !running.is_empty() {
                 state.push_str(" — ");
                 state.push_str(
-                    &app.texts
+                    &common
+                        .texts
                         .with("progress-running", &[arg("agents", running.join(", "))]),
                 );
             }
@@ -185,20 +222,25 @@ pub const SUMMARY_CURSOR: &str = "daily_summary";
 
 /// Sends the day's summary once, at `engine.daily_report_hour` (UTC), to
 /// the CEO's chat (text and chart) and by ntfy (text).
-async fn daily_summary(app: &App) -> HandlerResult {
+async fn daily_summary(
+    common: &Common,
+    roles: &Roles,
+    ntfy: Option<&Ntfy>,
+    engine: &EngineSettings,
+) -> HandlerResult {
     use chrono::Timelike;
-    let now = app.clock.now();
+    let now = common.clock.now();
     let today = now.format("%Y-%m-%d").to_string();
-    if now.hour() < app.settings.engine.daily_report_hour
-        || app.store.cursor(SUMMARY_CURSOR).await?.as_deref() == Some(today.as_str())
+    if now.hour() < engine.daily_report_hour
+        || common.store.cursor(SUMMARY_CURSOR).await?.as_deref() == Some(today.as_str())
     {
         return Ok(());
     }
-    let Some(chat) = app.roles.ceo_chat else {
+    let Some(chat) = roles.ceo_chat else {
         return Ok(());
     };
-    send_summary(app, chat).await?;
-    app.store.set_cursor(SUMMARY_CURSOR, &today, now).await?;
+    send_summary(common, ntfy, chat).await?;
+    common.store.set_cursor(SUMMARY_CURSOR, &today, now).await?;
     Ok(())
 }
 
@@ -207,75 +249,88 @@ pub const WEEKLY_CURSOR: &str = "weekly_summary";
 
 /// Sends the week's figures and chart once, on Sunday from
 /// `ceo.weekly_report_hour` (UTC), to the CEO's chat and by ntfy.
-async fn weekly_summary(app: &App) -> HandlerResult {
+async fn weekly_summary(
+    common: &Common,
+    roles: &Roles,
+    ntfy: Option<&Ntfy>,
+    ceo: &CeoSettings,
+) -> HandlerResult {
     use chrono::{Datelike, Timelike, Weekday};
     use teloxide::types::InputFile;
-    let now = app.clock.now();
+    let now = common.clock.now();
     let week = now.format("%G-W%V").to_string();
     if now.weekday() != Weekday::Sun
-        || now.hour() < app.settings.ceo.weekly_report_hour
-        || app.store.cursor(WEEKLY_CURSOR).await?.as_deref() == Some(week.as_str())
+        || now.hour() < ceo.weekly_report_hour
+        || common.store.cursor(WEEKLY_CURSOR).await?.as_deref() == Some(week.as_str())
     {
         return Ok(());
     }
-    let Some(chat) = app.roles.ceo_chat else {
+    let Some(chat) = roles.ceo_chat else {
         return Ok(());
     };
-    let (text, chart) = crate::stats::weekly(&app.store, &app.texts, now).await?;
-    app.bot.send_message(ChatId(chat), clip(&text)).await?;
-    app.bot
+    let (text, chart) = crate::stats::weekly(&common.store, &common.texts, now).await?;
+    common.bot.send_message(ChatId(chat), clip(&text)).await?;
+    common
+        .bot
         .send_photo(
             ChatId(chat),
             InputFile::memory(chart).file_name("ulias-week.png"),
         )
-        .caption(app.texts.get("weekly-chart"))
+        .caption(common.texts.get("weekly-chart"))
         .await?;
-    app.store.set_cursor(WEEKLY_CURSOR, &week, now).await?;
-    push_summary(app, &text).await?;
+    common.store.set_cursor(WEEKLY_CURSOR, &week, now).await?;
+    push_summary(common, ntfy, &text).await?;
     Ok(())
 }
 
 /// Queues a summary for ntfy (its first line as the title).
-async fn push_summary(app: &App, text: &str) -> HandlerResult {
-    if app.ntfy.is_some() {
+async fn push_summary(common: &Common, ntfy: Option<&Ntfy>, text: &str) -> HandlerResult {
+    if ntfy.is_some() {
         let title = text.lines().next().unwrap_or_default();
-        let push =
-            crate::ntfy::compose::alert(&app.texts, title, text, ulias_core::domain::Urgency::Low);
-        app.store.queue_push(&push, app.clock.now()).await?;
+        let push = crate::ntfy::compose::alert(
+            &common.texts,
+            title,
+            text,
+            ulias_core::domain::Urgency::Low,
+        );
+        common.store.queue_push(&push, common.clock.now()).await?;
     }
     Ok(())
 }
 
 /// Today's summary (UTC), as text.
-pub async fn summary_text(app: &App) -> Result<String, super::error::HandlerError> {
-    Ok(today_summary(app).await?.render(&app.texts))
+pub async fn summary_text(common: &Common) -> Result<String, super::error::HandlerError> {
+    Ok(today_summary(common).await?.render(&common.texts))
 }
 
-async fn today_summary(app: &App) -> Result<crate::report::Summary, super::error::HandlerError> {
-    let now = app.clock.now();
+async fn today_summary(
+    common: &Common,
+) -> Result<crate::report::Summary, super::error::HandlerError> {
+    let now = common.clock.now();
     let day_start = now
         .date_naive()
         .and_hms_opt(0, 0, 0)
         .map(|midnight| midnight.and_utc())
         .unwrap_or(now);
-    Ok(crate::report::Summary::of_day(&app.store, day_start).await?)
+    Ok(crate::report::Summary::of_day(&common.store, day_start).await?)
 }
 
 /// Sends today's summary to `chat` (text, then the chart) and by ntfy.
-pub async fn send_summary(app: &App, chat: i64) -> HandlerResult {
+pub async fn send_summary(common: &Common, ntfy: Option<&Ntfy>, chat: i64) -> HandlerResult {
     use teloxide::types::InputFile;
-    let summary = today_summary(app).await?;
-    let text = summary.render(&app.texts);
-    app.bot.send_message(ChatId(chat), clip(&text)).await?;
+    let summary = today_summary(common).await?;
+    let text = summary.render(&common.texts);
+    common.bot.send_message(ChatId(chat), clip(&text)).await?;
     let chart = summary.chart_png()?;
-    app.bot
+    common
+        .bot
         .send_photo(
             ChatId(chat),
             InputFile::memory(chart).file_name("ulias-14-days.png"),
         )
-        .caption(app.texts.get("report-chart"))
+        .caption(common.texts.get("report-chart"))
         .await?;
-    push_summary(app, &text).await?;
+    push_summary(common, ntfy, &text).await?;
     Ok(())
 }
 
@@ -283,35 +338,34 @@ pub async fn send_summary(app: &App, chat: i64) -> HandlerResult {
 /// `x.mentions_poll_seconds`. Nothing in a mention is ever acted on; one
 /// that carries instructions (an address to post, funds to send, rules to
 /// drop) is reported to the CEO and logged.
-pub async fn x_mentions(app: Arc<App>) {
-    let Ok(vault) = crate::x::TokenVault::new(app.settings.x.token_key.as_ref()) else {
+pub async fn x_mentions(common: Arc<Common>, work: Arc<Work>, x: XSettings, http: HttpSettings) {
+    let Ok(vault) = crate::x::TokenVault::new(x.token_key.as_ref()) else {
         return;
     };
-    let client = match crate::x::XClient::new(app.settings.x.api_url.clone(), &app.settings.http) {
+    let client = match crate::x::XClient::new(x.api_url.clone(), &http) {
         Ok(client) => client,
         Err(error) => {
             tracing::error!(%error, "the X mentions are not read");
             return;
         }
     };
-    let mut every = tokio::time::interval(Duration::from_secs(u64::from(
-        app.settings.x.mentions_poll_seconds,
-    )));
+    let mut every = tokio::time::interval(Duration::from_secs(u64::from(x.mentions_poll_seconds)));
     loop {
         every.tick().await;
-        if let Err(error) = read_mentions(&app, &vault, &client).await {
+        if let Err(error) = read_mentions(&common, &work, &vault, &client).await {
             tracing::warn!(%error, "could not read the X mentions");
         }
     }
 }
 
 async fn read_mentions(
-    app: &App,
+    common: &Common,
+    work: &Work,
     vault: &crate::x::TokenVault,
     client: &crate::x::XClient,
 ) -> HandlerResult {
     use ulias_core::domain::{LogKind, LogScope, NewLogEntry};
-    for account in app.store.x_accounts().await? {
+    for account in common.store.x_accounts().await? {
         let token = vault.open(&account)?;
         let mentions = client
             .mentions(&token, &account.user_id, account.last_mention_id.as_deref())
@@ -331,15 +385,16 @@ async fn read_mentions(
                     LogKind::System,
                     summary,
                 );
-                app.store.append_log(&entry, app.clock.now()).await?;
+                common.store.append_log(&entry, common.clock.now()).await?;
                 let alert = Alert::new(AlertLevel::Warning, keys::X_MENTION)
                     .with("account", &account.name)
                     .with("text", mention.text.chars().take(500).collect::<String>());
-                if let Err(error) = app.engine.runner.alerter.alert(alert).await {
+                if let Err(error) = work.engine.runner.alerter.alert(alert).await {
                     tracing::warn!(%error, "could not alert about a mention");
                 }
             }
-            app.store
+            common
+                .store
                 .set_last_mention(&account.name, &mention.id)
                 .await?;
         }

@@ -13,16 +13,17 @@ use ulias_core::domain::{
     DecisionKind, DecisionOption, NewDecision, ObjectiveId, Operation, OperationId,
     OperationStatus, Task, TaskStatus, Urgency, ValidationStatus,
 };
+use ulias_core::settings::BudgetSettings;
 use ulias_core::store::StoreError;
 
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 use ulias_agents::schemas::{Interpretation, TakeoverAsk};
 
-use super::App;
 use super::buttons::Button;
 use super::edge::{Press, clip};
 use super::error::{HandlerError, HandlerResult};
+use super::{Common, Work};
 use crate::i18n::{Texts, arg};
 
 /// The chains a takeover can read (EVM: a `0x` contract address).
@@ -37,15 +38,17 @@ const TIMELINE_STEPS: usize = 20;
 /// (the objective's progress message), and `/takeover`'s Start / Drop
 /// after it.
 pub async fn ask_prereport(
-    app: &App,
+    common: &Common,
+    work: &Work,
     chat: i64,
     args: &str,
     purpose: PrereportPurpose,
 ) -> Result<Option<ObjectiveId>, HandlerError> {
-    let (text, objective) = prereport(app, args, purpose).await?;
-    let sent = app.bot.send_message(ChatId(chat), clip(&text)).await?;
+    let (text, objective) = prereport(common, work, args, purpose).await?;
+    let sent = common.bot.send_message(ChatId(chat), clip(&text)).await?;
     if let Some(objective) = objective {
-        app.store
+        common
+            .store
             .set_progress_message(objective, chat, i64::from(sent.id.0))
             .await?;
     }
@@ -55,12 +58,12 @@ pub async fn ask_prereport(
 /// A takeover asked in words: confirmed with buttons, never started on a
 /// guess (the Interpreter's reading is kept with the interaction).
 pub async fn offer_takeover(
-    app: &App,
+    common: &Common,
     chat: i64,
     interaction: i64,
     ask: &TakeoverAsk,
 ) -> HandlerResult {
-    let t = &app.texts;
+    let t = &common.texts;
     let name = ask.name.clone().unwrap_or_else(|| short(&ask.address));
     let text = t.with(
         "takeover-confirm",
@@ -73,7 +76,8 @@ pub async fn offer_takeover(
     let buttons = [(true, "takeover-run"), (false, "takeover-not")].map(|(run, key)| {
         InlineKeyboardButton::callback(t.get(key), Button::Takeover { interaction, run }.data())
     });
-    app.bot
+    common
+        .bot
         .send_message(ChatId(chat), clip(&text))
         .reply_markup(InlineKeyboardMarkup::new([buttons]))
         .await?;
@@ -82,14 +86,15 @@ pub async fn offer_takeover(
 
 /// The CEO's answer to a takeover asked in words.
 pub async fn on_takeover_button(
-    app: &App,
+    common: &Common,
+    work: &Work,
     press: &Press,
     interaction: i64,
     run: bool,
 ) -> Result<Option<String>, HandlerError> {
-    let asked = app.store.interaction(interaction).await?;
+    let asked = common.store.interaction(interaction).await?;
     if asked.objective_id.is_some() || asked.feedback.is_some() {
-        return Ok(Some(app.texts.get("decision-already")));
+        return Ok(Some(common.texts.get("decision-already")));
     }
     let reading = asked
         .interpreted_as
@@ -99,15 +104,17 @@ pub async fn on_takeover_button(
         return Ok(None);
     };
     if let Some((chat, message)) = press.message {
-        app.bot
+        common
+            .bot
             .edit_message_reply_markup(ChatId(chat), message)
             .await?;
     }
     if !run {
-        app.store
+        common
+            .store
             .settle_interaction(interaction, None, Some("takeover declined"))
             .await?;
-        return Ok(Some(app.texts.get("takeover-dropped")));
+        return Ok(Some(common.texts.get("takeover-dropped")));
     }
     let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
     let args = format!(
@@ -116,20 +123,22 @@ pub async fn on_takeover_button(
         ask.address,
         ask.name.unwrap_or_default()
     );
-    let objective = ask_prereport(app, chat, &args, PrereportPurpose::OfferStart).await?;
+    let objective = ask_prereport(common, work, chat, &args, PrereportPurpose::OfferStart).await?;
     let note = objective.is_none().then_some("takeover refused");
-    app.store
+    common
+        .store
         .settle_interaction(interaction, objective, note)
         .await?;
     Ok(None)
 }
 
 async fn prereport(
-    app: &App,
+    common: &Common,
+    work: &Work,
     args: &str,
     purpose: PrereportPurpose,
 ) -> Result<(String, Option<ObjectiveId>), HandlerError> {
-    let t = &app.texts;
+    let t = &common.texts;
     let usage = match purpose {
         PrereportPurpose::OfferStart => "takeover-usage",
         PrereportPurpose::ReportOnly => "prereport-usage",
@@ -157,9 +166,9 @@ async fn prereport(
             ));
         }
     };
-    match request_prereport(&app.store, &candidate, purpose, app.clock.now()).await {
+    match request_prereport(&common.store, &candidate, purpose, common.clock.now()).await {
         Ok((objective, _)) => {
-            app.wake.notify_one();
+            work.wake.notify_one();
             let key = match purpose {
                 PrereportPurpose::OfferStart => "takeover-prereport-queued",
                 PrereportPurpose::ReportOnly => "prereport-queued",
@@ -176,7 +185,7 @@ async fn prereport(
             Ok((text, Some(objective.id)))
         }
         Err(StoreError::Taken { operation, .. }) => {
-            let live = app.store.operation(OperationId::new(operation)).await?;
+            let live = common.store.operation(OperationId::new(operation)).await?;
             Ok((taken(t, &live), None))
         }
         Err(error) => Err(error.into()),
@@ -256,19 +265,19 @@ fn taken(t: &Texts, live: &Operation) -> String {
 }
 
 /// `/ops`: every operation, live ones first, with where it stands.
-pub async fn list(app: &App) -> Result<String, HandlerError> {
-    let t = &app.texts;
-    let now = app.clock.now();
-    let mut operations = app.store.operations().await?;
+pub async fn list(common: &Common, budgets: &BudgetSettings) -> Result<String, HandlerError> {
+    let t = &common.texts;
+    let now = common.clock.now();
+    let mut operations = common.store.operations().await?;
     operations.sort_by_key(|o| (!is_live(o), std::cmp::Reverse(o.id)));
     if operations.is_empty() {
         return Ok(t.get("ops-empty"));
     }
-    let waiting = app.store.pending_validations().await?;
-    let cap = app.settings.budgets.operation_cap_usd;
+    let waiting = common.store.pending_validations().await?;
+    let cap = budgets.operation_cap_usd;
     let mut lines = vec![t.get("ops-title")];
     for operation in &operations {
-        let tasks = app.store.tasks_of_operation(operation.id).await?;
+        let tasks = common.store.tasks_of_operation(operation.id).await?;
         let next = next_step(&tasks).map_or_else(
             || t.get("ops-next-none"),
             |task| format!("{} ({})", task.title, when(task.due_at)),
@@ -279,7 +288,7 @@ pub async fn list(app: &App) -> Result<String, HandlerError> {
                 v.operation_id == Some(operation.id) && v.status == ValidationStatus::Pending
             })
             .count();
-        let spent = app.store.operation_spend(operation.id).await?;
+        let spent = common.store.operation_spend(operation.id).await?;
         lines.push(t.with(
             "ops-line",
             &[
@@ -298,19 +307,19 @@ pub async fn list(app: &App) -> Result<String, HandlerError> {
 }
 
 /// `/op <id>`: the operation's resources and its timeline.
-pub async fn show(app: &App, args: &str) -> Result<String, HandlerError> {
-    let t = &app.texts;
+pub async fn show(common: &Common, args: &str) -> Result<String, HandlerError> {
+    let t = &common.texts;
     let Some(id) = operation_id(args) else {
         return Ok(t.get("op-usage"));
     };
-    let operation = match app.store.operation(id).await {
+    let operation = match common.store.operation(id).await {
         Ok(operation) => operation,
         Err(StoreError::NotFound { .. }) => return Ok(t.with("op-unknown", &[arg("id", id)])),
         Err(error) => return Err(error.into()),
     };
-    let now = app.clock.now();
-    let groups = app.store.groups_of_operation(id).await?;
-    let accounts = app.store.accounts_of_operation(id).await?;
+    let now = common.clock.now();
+    let groups = common.store.groups_of_operation(id).await?;
+    let accounts = common.store.accounts_of_operation(id).await?;
     let none = t.get("op-none");
     let listed = |items: Vec<String>| {
         if items.is_empty() {
@@ -344,7 +353,7 @@ pub async fn show(app: &App, args: &str) -> Result<String, HandlerError> {
             ],
         ),
     ];
-    let mut tasks = app.store.tasks_of_operation(id).await?;
+    let mut tasks = common.store.tasks_of_operation(id).await?;
     tasks.sort_by_key(|task| (task.due_at, task.id));
     for task in tasks.iter().take(TIMELINE_STEPS) {
         lines.push(t.with(
@@ -364,8 +373,8 @@ pub async fn show(app: &App, args: &str) -> Result<String, HandlerError> {
 }
 
 /// `/pause <op>` and `/resume <op>`.
-pub async fn hold(app: &App, args: &str, pause: bool) -> Result<String, HandlerError> {
-    let t = &app.texts;
+pub async fn hold(common: &Common, args: &str, pause: bool) -> Result<String, HandlerError> {
+    let t = &common.texts;
     let Some(id) = operation_id(args) else {
         return Ok(t.get("op-usage"));
     };
@@ -374,9 +383,9 @@ pub async fn hold(app: &App, args: &str, pause: bool) -> Result<String, HandlerE
     } else {
         OperationStatus::Running
     };
-    match app
+    match common
         .store
-        .set_operation_status(id, to, app.clock.now())
+        .set_operation_status(id, to, common.clock.now())
         .await
     {
         Ok(operation) => {
@@ -392,12 +401,12 @@ pub async fn hold(app: &App, args: &str, pause: bool) -> Result<String, HandlerE
 }
 
 /// `/stop op<id>`: asks the CEO to confirm with buttons first.
-pub async fn ask_stop(app: &App, args: &str) -> Result<String, HandlerError> {
-    let t = &app.texts;
+pub async fn ask_stop(common: &Common, args: &str) -> Result<String, HandlerError> {
+    let t = &common.texts;
     let Some(id) = operation_id(args) else {
         return Ok(t.get("stop-usage"));
     };
-    let operation = match app.store.operation(id).await {
+    let operation = match common.store.operation(id).await {
         Ok(operation) => operation,
         Err(StoreError::NotFound { .. }) => return Ok(t.with("op-unknown", &[arg("id", id)])),
         Err(error) => return Err(error.into()),
@@ -417,18 +426,18 @@ pub async fn ask_stop(app: &App, args: &str) -> Result<String, HandlerError> {
             name: operation.name.clone(),
         })
     };
-    let asked = app
+    let asked = common
         .store
-        .create_decision(&decision, app.clock.now())
+        .create_decision(&decision, common.clock.now())
         .await?;
     Ok(t.with("op-stop-asked", &[arg("id", id), arg("decision", asked.id)]))
 }
 
 /// Tells `chat` what carrying out an answer did, when it says something.
-pub async fn tell_applied(app: &App, chat: i64, applied: Option<&Applied>) -> HandlerResult {
-    let told = applied.and_then(|a| applied_text(&app.texts, a, app.clock.now()));
+pub async fn tell_applied(common: &Common, chat: i64, applied: Option<&Applied>) -> HandlerResult {
+    let told = applied.and_then(|a| applied_text(&common.texts, a, common.clock.now()));
     if let Some(text) = told {
-        app.bot.send_message(ChatId(chat), clip(&text)).await?;
+        common.bot.send_message(ChatId(chat), clip(&text)).await?;
     }
     Ok(())
 }

@@ -13,22 +13,31 @@ use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 use ulias_core::domain::{OperationId, Publication, PublicationId, PublicationStatus};
-use ulias_core::store::StoreError;
+use ulias_core::store::{Store, StoreError};
 
-use super::App;
 use super::buttons::Button;
 use super::edge::{Press, clip};
 use super::error::{HandlerError, HandlerResult};
-use super::publishers::{PublishError, Published, content_of, publisher_for};
+use super::publishers::{Outlets, PublishError, Published, content_of, publisher_for};
+use super::{Common, Roles, Work};
 use crate::i18n::arg;
 
 /// A claim older than this belongs to a process that died mid-send.
 const SENDING_EXPIRES: chrono::TimeDelta = chrono::TimeDelta::minutes(15);
 
-/// Runs until `stop` turns true; a job being sent is always finished first,
-/// so a graceful stop never leaves one `sending` (only a crash does).
-pub async fn run(app: Arc<App>, mut stop: tokio::sync::watch::Receiver<bool>) {
-    let mut every = tokio::time::interval(Duration::from_secs(app.settings.engine.notify_seconds));
+/// Runs every `every` (`engine.notify_seconds`) until `stop` turns true;
+/// a job being sent is always finished first, so a graceful stop never
+/// leaves one `sending` (only a crash does).
+pub async fn run(
+    common: Arc<Common>,
+    work: Arc<Work>,
+    roles: Arc<Roles>,
+    outlets: Arc<Outlets>,
+    every: Duration,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
+    let owner = &work.engine.config.worker;
+    let mut every = tokio::time::interval(every);
     loop {
         tokio::select! {
             _ = every.tick() => {}
@@ -36,11 +45,14 @@ pub async fn run(app: Arc<App>, mut stop: tokio::sync::watch::Receiver<bool>) {
         }
         // Between sends: none of ours is in flight, so any of ours still
         // `sending` was interrupted (a crash before this start).
-        report_interrupted(&app).await;
+        report_interrupted(&common, &roles, owner).await;
         while !*stop.borrow() {
-            let owner = &app.engine.config.worker;
-            match app.store.claim_publication(owner, app.clock.now()).await {
-                Ok(Some(job)) => publish(&app, &job).await,
+            match common
+                .store
+                .claim_publication(owner, common.clock.now())
+                .await
+            {
+                Ok(Some(job)) => publish(&common, &roles, &outlets, &job).await,
                 Ok(None) => break,
                 Err(error) => {
                     tracing::error!(%error, "could not claim a publication");
@@ -51,19 +63,19 @@ pub async fn run(app: Arc<App>, mut stop: tokio::sync::watch::Receiver<bool>) {
     }
 }
 
-/// Marks unknown the jobs left `sending` by this worker or by a dead one,
-/// and tells the team about each.
-async fn report_interrupted(app: &App) {
-    let expired = app.clock.now() - SENDING_EXPIRES;
-    let owner = &app.engine.config.worker;
-    match app
+/// Marks unknown the jobs left `sending` by this worker (`owner`) or by a
+/// dead one, and tells the team about each.
+async fn report_interrupted(common: &Common, roles: &Roles, owner: &str) {
+    let expired = common.clock.now() - SENDING_EXPIRES;
+    match common
         .store
         .mark_interrupted_publications(owner, expired)
         .await
     {
         Ok(interrupted) => {
             for publication in interrupted {
-                if let Err(error) = report(app, &publication, "publication-unknown").await {
+                if let Err(error) = report(common, roles, &publication, "publication-unknown").await
+                {
                     tracing::warn!(%error, "could not report an interrupted publication");
                 }
             }
@@ -72,36 +84,40 @@ async fn report_interrupted(app: &App) {
     }
 }
 
-async fn publish(app: &App, job: &Publication) {
-    let sent = match content_of(app, job).await {
-        Ok(content) => publisher_for(app, job.target).publish(job, &content).await,
+async fn publish(common: &Common, roles: &Roles, outlets: &Outlets, job: &Publication) {
+    let sent = match content_of(&common.store, job).await {
+        Ok(content) => {
+            publisher_for(common, roles, outlets, job.target)
+                .publish(job, &content)
+                .await
+        }
         Err(error) => Err(error),
     };
     let recorded = match sent {
         // Delayed by the posting rule: it waits, pending, for its turn.
         Ok(Published::Deferred) => Ok(()),
-        Ok(Published::Sent(external_id)) => app
+        Ok(Published::Sent(external_id)) => common
             .store
-            .mark_publication_sent(job.id, &external_id, app.clock.now())
+            .mark_publication_sent(job.id, &external_id, common.clock.now())
             .await
             .map_err(HandlerError::from),
         Err(error @ PublishError::Lost(_)) => {
-            let unknown = app
+            let unknown = common
                 .store
                 .mark_publication_unknown(job.id, &error.to_string())
                 .await;
             match unknown {
-                Ok(()) => report(app, job, "publication-unknown").await,
+                Ok(()) => report(common, roles, job, "publication-unknown").await,
                 Err(store) => Err(store.into()),
             }
         }
         Err(error) => {
-            let failed = app
+            let failed = common
                 .store
                 .mark_publication_failed(job.id, &error.to_string())
                 .await;
             match failed {
-                Ok(()) => report(app, job, "publication-failed").await,
+                Ok(()) => report(common, roles, job, "publication-failed").await,
                 Err(store) => Err(store.into()),
             }
         }
@@ -115,12 +131,12 @@ async fn publish(app: &App, job: &Publication) {
 /// or (no operation) the first configured group. Never a chat the payload
 /// names: an agent's output cannot redirect a post.
 pub async fn telegram_destination(
-    app: &App,
+    store: &Store,
+    roles: &Roles,
     operation: Option<OperationId>,
 ) -> Result<ChatId, HandlerError> {
     let chat = match operation {
-        Some(operation) => app
-            .store
+        Some(operation) => store
             .groups_of_operation(operation)
             .await?
             .first()
@@ -128,8 +144,7 @@ pub async fn telegram_destination(
             .ok_or_else(|| {
                 format!("operation #{operation} has no community group: /bind it in the group")
             })?,
-        None => app
-            .roles
+        None => roles
             .groups
             .first()
             .copied()
@@ -142,14 +157,14 @@ pub async fn telegram_destination(
 /// the operation's accounts (the one the payload names if it is one of
 /// them, else its first). Otherwise: the account named, or the first.
 pub async fn x_destination(
-    app: &App,
+    store: &Store,
     operation: Option<OperationId>,
     named: Option<&str>,
 ) -> Result<String, HandlerError> {
     let named = named.map(|a| a.trim_start_matches('@'));
     let allowed: Vec<String> = match operation {
         Some(operation) => {
-            let own = app.store.accounts_of_operation(operation).await?;
+            let own = store.accounts_of_operation(operation).await?;
             if own.is_empty() {
                 return Err(format!(
                     "operation #{operation} has no X account (`ulias x connect --operation {operation}`)"
@@ -158,8 +173,7 @@ pub async fn x_destination(
             }
             own
         }
-        None => app
-            .store
+        None => store
             .x_accounts()
             .await?
             .into_iter()
@@ -174,12 +188,12 @@ pub async fn x_destination(
 }
 
 /// Tells the team about a job that needs them, with a button to send it again.
-async fn report(app: &App, job: &Publication, key: &str) -> HandlerResult {
-    let Some(team) = app.roles.team_chat else {
+async fn report(common: &Common, roles: &Roles, job: &Publication, key: &str) -> HandlerResult {
+    let Some(team) = roles.team_chat else {
         return Ok(());
     };
-    let job = app.store.publication(job.id).await?;
-    let text = app.texts.with(
+    let job = common.store.publication(job.id).await?;
+    let text = common.texts.with(
         key,
         &[
             arg("id", job.id),
@@ -188,10 +202,11 @@ async fn report(app: &App, job: &Publication, key: &str) -> HandlerResult {
         ],
     );
     let button = InlineKeyboardButton::callback(
-        app.texts.get("button-resend"),
+        common.texts.get("button-resend"),
         Button::Resend(job.id.get()).data(),
     );
-    app.bot
+    common
+        .bot
         .send_message(ChatId(team), clip(&text))
         .reply_markup(InlineKeyboardMarkup::new([[button]]))
         .await?;
@@ -201,28 +216,35 @@ async fn report(app: &App, job: &Publication, key: &str) -> HandlerResult {
 /// The team's "send again" button: once, from unknown or failed only (a
 /// second press while the job is queued or being sent is told so), and
 /// the button goes.
-pub async fn resend(app: &App, press: &Press, id: i64) -> Result<Option<String>, HandlerError> {
-    match app
+pub async fn resend(
+    common: &Common,
+    press: &Press,
+    id: i64,
+) -> Result<Option<String>, HandlerError> {
+    match common
         .store
-        .resend_publication(PublicationId::new(id), app.clock.now())
+        .resend_publication(PublicationId::new(id), common.clock.now())
         .await
     {
         Ok(()) => {
             if let Some((chat, message)) = press.message {
-                app.bot
+                common
+                    .bot
                     .edit_message_reply_markup(ChatId(chat), message)
                     .reply_markup(InlineKeyboardMarkup::default())
                     .await?;
             }
-            Ok(Some(app.texts.get("publication-resent")))
+            Ok(Some(common.texts.get("publication-resent")))
         }
         Err(StoreError::IllegalTransition { from, .. })
             if from == PublicationStatus::Pending.as_str()
                 || from == PublicationStatus::Sending.as_str() =>
         {
-            Ok(Some(app.texts.get("publication-on-its-way")))
+            Ok(Some(common.texts.get("publication-on-its-way")))
         }
-        Err(StoreError::IllegalTransition { .. }) => Ok(Some(app.texts.get("validation-already"))),
+        Err(StoreError::IllegalTransition { .. }) => {
+            Ok(Some(common.texts.get("validation-already")))
+        }
         Err(error) => Err(error.into()),
     }
 }

@@ -8,45 +8,52 @@ use std::time::Duration;
 
 use teloxide::prelude::*;
 use teloxide::types::MessageId;
+use ulias_core::store::Store;
 
-use super::App;
+use super::decisions::decision_text;
 use super::edge::clip;
 use super::error::HandlerResult;
-use super::previews::decision_text;
+use super::{Common, Work};
 use crate::i18n::arg;
+use crate::ntfy::Ntfy;
 
 /// Queues a decision's push with its signed A/B/C buttons.
-pub async fn push_decision(app: &App, decision: &ulias_core::domain::Decision) -> HandlerResult {
-    let Some(ntfy) = &app.ntfy else {
+pub async fn push_decision(
+    common: &Common,
+    ntfy: Option<&Ntfy>,
+    decision: &ulias_core::domain::Decision,
+) -> HandlerResult {
+    let Some(ntfy) = ntfy else {
         return Ok(());
     };
-    let text = decision_text(app, decision);
+    let text = decision_text(&common.texts, decision);
     let push = match ntfy.signer() {
-        Some(signer) => crate::ntfy::compose::decision(&app.texts, signer, decision, &text),
+        Some(signer) => crate::ntfy::compose::decision(&common.texts, signer, decision, &text),
         // No key: the phone is told, and answers in the chat.
         None => crate::ntfy::compose::alert(
-            &app.texts,
-            &app.texts
+            &common.texts,
+            &common
+                .texts
                 .with("ntfy-decision-title", &[arg("id", decision.id)]),
             &text,
             decision.urgency,
         ),
     };
-    app.store.queue_push(&push, app.clock.now()).await?;
+    common.store.queue_push(&push, common.clock.now()).await?;
     Ok(())
 }
 
 /// Each decision pushed to the phone that has ended (answered by button or
 /// phone, timed out, cancelled) gets its outcome pushed once: its buttons
 /// on the phone no longer look open.
-pub async fn phone_outcomes(app: &App) -> HandlerResult {
-    if app.ntfy.is_none() {
+pub async fn phone_outcomes(common: &Common, ntfy: Option<&Ntfy>) -> HandlerResult {
+    if ntfy.is_none() {
         return Ok(());
     }
-    for id in app.store.decisions_awaiting_outcome_push().await? {
-        let decision = app.store.decision(id).await?;
-        if let Some(push) = crate::ntfy::compose::outcome(&app.texts, &decision) {
-            app.store.queue_push(&push, app.clock.now()).await?;
+    for id in common.store.decisions_awaiting_outcome_push().await? {
+        let decision = common.store.decision(id).await?;
+        if let Some(push) = crate::ntfy::compose::outcome(&common.texts, &decision) {
+            common.store.queue_push(&push, common.clock.now()).await?;
         }
     }
     Ok(())
@@ -60,8 +67,8 @@ const NTFY_CURSOR: &str = "ntfy_replies";
 /// (a repeat is refused by the store and ignored); anything else is
 /// refused and audited. The last
 /// event read is kept, so a dropped stream or a restart resumes after it.
-pub async fn ntfy_replies(app: Arc<App>) {
-    let Some(ntfy) = app.ntfy.clone() else {
+pub async fn ntfy_replies(common: Arc<Common>, work: Arc<Work>, ntfy: Option<Arc<Ntfy>>) {
+    let Some(ntfy) = ntfy else {
         return;
     };
     let Some(signer) = ntfy.signer().cloned() else {
@@ -70,19 +77,19 @@ pub async fn ntfy_replies(app: Arc<App>) {
     };
     let mut backoff = RECONNECT_MIN;
     loop {
-        match open_stream(&app, &ntfy).await {
+        match open_stream(&common.store, &ntfy).await {
             // Refused or unreachable: wait longer each time (ntfy limits
             // requests per IP; retrying every second gets the pushes
             // blocked too).
             Err(error) => {
                 tracing::warn!(%error, ?backoff, "the ntfy reply stream cannot be opened; trying again later");
-                let nanos = app.clock.now().timestamp_subsec_nanos();
+                let nanos = common.clock.now().timestamp_subsec_nanos();
                 tokio::time::sleep(with_jitter(backoff, nanos)).await;
                 backoff = next_backoff(backoff);
             }
             Ok(response) => {
                 backoff = RECONNECT_MIN;
-                if let Err(error) = follow(&app, &signer, response).await {
+                if let Err(error) = follow(&common, &work, &signer, response).await {
                     tracing::warn!(%error, "the ntfy reply stream stopped; reconnecting");
                 }
                 tokio::time::sleep(RECONNECT_MIN).await;
@@ -108,17 +115,18 @@ fn with_jitter(wait: Duration, nanos: u32) -> Duration {
 
 /// Opens the reply stream after the last event read.
 async fn open_stream(
-    app: &App,
-    ntfy: &crate::ntfy::Ntfy,
+    store: &Store,
+    ntfy: &Ntfy,
 ) -> Result<reqwest::Response, super::error::HandlerError> {
-    let since = app.store.cursor(NTFY_CURSOR).await?;
+    let since = store.cursor(NTFY_CURSOR).await?;
     Ok(ntfy
         .subscribe(Some(since.as_deref().unwrap_or("all")))
         .await?)
 }
 
 async fn follow(
-    app: &App,
+    common: &Common,
+    work: &Work,
     signer: &crate::ntfy::Signer,
     mut response: reqwest::Response,
 ) -> HandlerResult {
@@ -134,12 +142,13 @@ async fn follow(
                 continue;
             }
             let body = event.message.as_deref().unwrap_or_default();
-            match signer.verify(body, app.clock.now()) {
-                Ok(answer) => apply_phone_answer(app, answer).await?,
-                Err(refusal) => refuse_reply(app, body, &refusal).await?,
+            match signer.verify(body, common.clock.now()) {
+                Ok(answer) => apply_phone_answer(common, work, answer).await?,
+                Err(refusal) => refuse_reply(common, body, &refusal).await?,
             }
-            app.store
-                .set_cursor(NTFY_CURSOR, &event.id, app.clock.now())
+            common
+                .store
+                .set_cursor(NTFY_CURSOR, &event.id, common.clock.now())
                 .await?;
         }
     }
@@ -148,7 +157,11 @@ async fn follow(
 
 /// A reply without a valid signature, or expired, changes nothing: it is
 /// logged and audited.
-async fn refuse_reply(app: &App, body: &str, refusal: &crate::ntfy::Refusal) -> HandlerResult {
+async fn refuse_reply(
+    common: &Common,
+    body: &str,
+    refusal: &crate::ntfy::Refusal,
+) -> HandlerResult {
     use serde_json::json;
     use ulias_core::store::{ActorRole, AuditEntry};
     let body: String = body.chars().take(200).collect();
@@ -161,11 +174,15 @@ async fn refuse_reply(app: &App, body: &str, refusal: &crate::ntfy::Refusal) -> 
         target_id: body.split(':').nth(1).map(str::to_owned),
         details: json!({"reason": refusal.to_string(), "body": body}),
     };
-    app.store.audit(&entry, app.clock.now()).await?;
+    common.store.audit(&entry, common.clock.now()).await?;
     Ok(())
 }
 
-async fn apply_phone_answer(app: &App, answer: crate::ntfy::Answer) -> HandlerResult {
+async fn apply_phone_answer(
+    common: &Common,
+    work: &Work,
+    answer: crate::ntfy::Answer,
+) -> HandlerResult {
     use ulias_core::domain::{DecisionAnswer, DecisionId};
     use ulias_core::store::StoreError;
     let id = DecisionId::new(answer.decision);
@@ -173,7 +190,11 @@ async fn apply_phone_answer(app: &App, answer: crate::ntfy::Answer) -> HandlerRe
         option: answer.option,
         by: "ntfy".to_owned(),
     };
-    let decision = match app.store.answer_decision(id, &reply, app.clock.now()).await {
+    let decision = match common
+        .store
+        .answer_decision(id, &reply, common.clock.now())
+        .await
+    {
         Ok(decision) => decision,
         // Answered already (by button, by an earlier tap, or timed out), or
         // not an option of this decision: nothing to apply.
@@ -184,19 +205,24 @@ async fn apply_phone_answer(app: &App, answer: crate::ntfy::Answer) -> HandlerRe
         ) => return Ok(()),
         Err(error) => return Err(error.into()),
     };
-    let applied = match app.engine.apply_decision(&decision).await {
+    let applied = match work.engine.apply_decision(&decision).await {
         Ok(applied) => Some(applied),
         Err(error) => {
             tracing::warn!(decision = %id, %error, "decision answered, not carried out yet");
             None
         }
     };
-    if let Some((chat, message)) = app.store.decision_message(id).await? {
+    if let Some((chat, message)) = common.store.decision_message(id).await? {
         let message = MessageId(i32::try_from(message)?);
-        app.bot
-            .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
+        common
+            .bot
+            .edit_message_text(
+                ChatId(chat),
+                message,
+                clip(&decision_text(&common.texts, &decision)),
+            )
             .await?;
-        super::operations::tell_applied(app, chat, applied.as_ref()).await?;
+        super::operations::tell_applied(common, chat, applied.as_ref()).await?;
     }
     Ok(())
 }

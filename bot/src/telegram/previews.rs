@@ -1,6 +1,7 @@
-//! Validations and decisions as messages with buttons, and what pressing
-//! them does. A message is re-rendered from the store when it is edited,
-//! so what it shows is always what is stored.
+//! Validations as messages with Approve / Reject, and what pressing them
+//! does (decisions are in [`super::decisions`]). A message is re-rendered
+//! from the store when it is edited, so what it shows is always what is
+//! stored.
 
 use std::sync::Arc;
 
@@ -11,23 +12,24 @@ use teloxide::types::{
     MessageId,
 };
 use ulias_core::domain::{
-    Decision, DecisionAnswer, DecisionId, DecisionStatus, PublicationTarget, Urgency, Validation,
-    ValidationId, ValidationKind, ValidationStatus,
+    PublicationTarget, Validation, ValidationId, ValidationKind, ValidationStatus,
 };
+use ulias_core::settings::GroupSettings;
 use ulias_core::store::{ActorRole, AuditEntry, StoreError};
 
 use super::buttons::Button;
 use super::edge::{Incoming, Press, clip};
 use super::error::{HandlerError, HandlerResult};
-use super::{App, ChatDialogue, ChatState, StoreStorage};
-use crate::decision_text;
-use crate::i18n::arg;
+use super::{ChatDialogue, ChatState, Common, Roles, StoreStorage, Work};
+use crate::i18n::{Texts, arg};
 use ulias_agents::publications::Content;
 
 /// Shows a validation in the team chat: the album first when it has images,
 /// then the preview with Approve / Reject. Returns the buttons' message.
 pub async fn post_validation(
-    app: &App,
+    common: &Common,
+    roles: &Roles,
+    groups: &[GroupSettings],
     chat: i64,
     validation: &Validation,
 ) -> Result<MessageId, HandlerError> {
@@ -37,35 +39,44 @@ pub async fn post_validation(
             .iter()
             .take(10)
             .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url.clone()))));
-        app.bot.send_media_group(ChatId(chat), media).await?;
+        common.bot.send_media_group(ChatId(chat), media).await?;
     }
     let keyboard = InlineKeyboardMarkup::new([[
         InlineKeyboardButton::callback(
-            app.texts.get("button-approve"),
+            common.texts.get("button-approve"),
             Button::Approve(validation.id.get()).data(),
         ),
         InlineKeyboardButton::callback(
-            app.texts.get("button-reject"),
+            common.texts.get("button-reject"),
             Button::Reject(validation.id.get()).data(),
         ),
     ]]);
-    let sent = app
+    let sent = common
         .bot
-        .send_message(ChatId(chat), clip(&validation_text(app, validation).await))
+        .send_message(
+            ChatId(chat),
+            clip(&validation_text(common, roles, groups, validation).await),
+        )
         .reply_markup(keyboard)
         .await?;
     Ok(sent.id)
 }
 
-/// The text of a validation's message, with its outcome once decided.
-pub async fn validation_text(app: &App, validation: &Validation) -> String {
+/// The text of a validation's message, with its outcome once decided
+/// (`groups`: the configured groups, whose names it shows).
+pub async fn validation_text(
+    common: &Common,
+    roles: &Roles,
+    groups: &[GroupSettings],
+    validation: &Validation,
+) -> String {
     let step = validation
         .payload
         .get("step")
         .and_then(Value::as_str)
-        .map(|step| app.texts.with("validation-step", &[arg("step", step)]))
+        .map(|step| common.texts.with("validation-step", &[arg("step", step)]))
         .unwrap_or_default();
-    let mut text = app.texts.with(
+    let mut text = common.texts.with(
         "validation-header",
         &[
             arg("id", validation.id),
@@ -74,9 +85,9 @@ pub async fn validation_text(app: &App, validation: &Validation) -> String {
         ],
     );
     text.push('\n');
-    text.push_str(&destination(app, validation).await);
+    text.push_str(&destination(common, roles, groups, validation).await);
     text.push('\n');
-    text.push_str(&preview(app, validation));
+    text.push_str(&preview(&common.texts, validation));
     let at = |when: Option<chrono::DateTime<chrono::Utc>>| {
         when.map(|w| w.format("%H:%M").to_string())
             .unwrap_or_default()
@@ -85,7 +96,7 @@ pub async fn validation_text(app: &App, validation: &Validation) -> String {
     match validation.status {
         ValidationStatus::Approved => {
             text.push_str("\n\n");
-            text.push_str(&app.texts.with(
+            text.push_str(&common.texts.with(
                 "validation-approved",
                 &[arg("who", who), arg("at", at(validation.decided_at))],
             ));
@@ -93,7 +104,7 @@ pub async fn validation_text(app: &App, validation: &Validation) -> String {
         ValidationStatus::Rejected => {
             text.push_str("\n\n");
             let reason = validation.rejection_reason.clone().unwrap_or_default();
-            text.push_str(&app.texts.with(
+            text.push_str(&common.texts.with(
                 "validation-rejected",
                 &[
                     arg("who", who),
@@ -109,18 +120,20 @@ pub async fn validation_text(app: &App, validation: &Validation) -> String {
 
 /// Where an approved output will go, exactly as the outbox will send it
 /// (the operation's own group or account), or why it cannot go yet.
-async fn destination(app: &App, validation: &Validation) -> String {
-    let t = &app.texts;
+async fn destination(
+    common: &Common,
+    roles: &Roles,
+    groups: &[GroupSettings],
+    validation: &Validation,
+) -> String {
+    let t = &common.texts;
     let operation = validation.operation_id;
     let op = operation.map(|o| o.to_string()).unwrap_or_default();
     match validation.target {
         PublicationTarget::Telegram => {
-            match super::outbox::telegram_destination(app, operation).await {
+            match super::outbox::telegram_destination(&common.store, roles, operation).await {
                 Ok(chat) => {
-                    let name = app
-                        .settings
-                        .telegram
-                        .groups
+                    let name = groups
                         .iter()
                         .find(|g| g.chat_id == chat.0)
                         .map_or_else(|| chat.0.to_string(), |g| g.name.clone());
@@ -138,7 +151,7 @@ async fn destination(app: &App, validation: &Validation) -> String {
                 .get("args")
                 .unwrap_or(&validation.payload);
             let named = content.get("account").and_then(Value::as_str);
-            match super::outbox::x_destination(app, operation, named).await {
+            match super::outbox::x_destination(&common.store, operation, named).await {
                 Ok(account) => t.with("validation-to-x", &[arg("account", account)]),
                 Err(_) => t.with("validation-to-no-x", &[arg("operation", op)]),
             }
@@ -150,8 +163,7 @@ async fn destination(app: &App, validation: &Validation) -> String {
 
 /// The body of a preview: the typed content, whole, exactly as the
 /// publisher will send it (a thread shows every part).
-fn preview(app: &App, validation: &Validation) -> String {
-    let t = &app.texts;
+fn preview(t: &Texts, validation: &Validation) -> String {
     let content = match Content::of(validation.kind, &validation.payload) {
         Ok(content) => content,
         Err(error) => return t.with("validation-unreadable", &[arg("error", error)]),
@@ -227,17 +239,25 @@ fn pretty(value: &Value) -> String {
 
 /// Approve pressed: publish once, show who decided. A second press, even
 /// at the same moment, is told it is already decided.
-pub async fn approve(app: &App, press: &Press, id: i64) -> Result<Option<String>, HandlerError> {
+pub async fn approve(
+    common: &Common,
+    work: &Work,
+    roles: &Roles,
+    groups: &[GroupSettings],
+    press: &Press,
+    id: i64,
+) -> Result<Option<String>, HandlerError> {
     let who = press.user_name.clone();
-    match app.engine.approve(ValidationId::new(id), &who).await {
+    match work.engine.approve(ValidationId::new(id), &who).await {
         Ok(_publication) => {}
         Err(StoreError::IllegalTransition { .. }) => {
-            return Ok(Some(app.texts.get("validation-already")));
+            return Ok(Some(common.texts.get("validation-already")));
         }
         Err(error) => return Err(error.into()),
     }
     audit(
-        app,
+        common,
+        roles,
         press.user_id,
         "validation_approved",
         "validation",
@@ -245,27 +265,29 @@ pub async fn approve(app: &App, press: &Press, id: i64) -> Result<Option<String>
         json!({"by": who}),
     )
     .await?;
-    refresh_validation(app, id).await?;
+    refresh_validation(common, roles, groups, id).await?;
     Ok(None)
 }
 
 /// Reject pressed: ask why, by force-reply; the answer rejects it.
 pub async fn ask_reason(
-    app: &App,
+    common: &Common,
     press: &Press,
     id: i64,
     storage: Arc<StoreStorage<ChatState>>,
 ) -> Result<Option<String>, HandlerError> {
-    let validation = app.store.validation(ValidationId::new(id)).await?;
+    let validation = common.store.validation(ValidationId::new(id)).await?;
     if validation.status != ValidationStatus::Pending {
-        return Ok(Some(app.texts.get("validation-already")));
+        return Ok(Some(common.texts.get("validation-already")));
     }
     let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
-    let prompt = app
+    let prompt = common
         .bot
         .send_message(
             ChatId(chat),
-            app.texts.with("validation-reason-prompt", &[arg("id", id)]),
+            common
+                .texts
+                .with("validation-reason-prompt", &[arg("id", id)]),
         )
         .reply_markup(ForceReply::new().selective())
         .await?;
@@ -279,18 +301,26 @@ pub async fn ask_reason(
 }
 
 /// The reason came: the validation is rejected and its step runs again.
-pub async fn rejection_reason(app: &App, incoming: &Incoming, id: i64) -> HandlerResult {
-    match app
+pub async fn rejection_reason(
+    common: &Common,
+    work: &Work,
+    roles: &Roles,
+    groups: &[GroupSettings],
+    incoming: &Incoming,
+    id: i64,
+) -> HandlerResult {
+    match work
         .engine
         .reject(ValidationId::new(id), &incoming.user_name, &incoming.text)
         .await
     {
         Ok(()) => {}
         Err(StoreError::IllegalTransition { .. }) => {
-            app.bot
+            common
+                .bot
                 .send_message(
                     ChatId(incoming.chat_id),
-                    app.texts.get("validation-already"),
+                    common.texts.get("validation-already"),
                 )
                 .await?;
             return Ok(());
@@ -298,7 +328,8 @@ pub async fn rejection_reason(app: &App, incoming: &Incoming, id: i64) -> Handle
         Err(error) => return Err(error.into()),
     }
     audit(
-        app,
+        common,
+        roles,
         incoming.user_id,
         "validation_rejected",
         "validation",
@@ -306,182 +337,56 @@ pub async fn rejection_reason(app: &App, incoming: &Incoming, id: i64) -> Handle
         json!({"reason": incoming.text}),
     )
     .await?;
-    refresh_validation(app, id).await?;
-    app.bot
+    refresh_validation(common, roles, groups, id).await?;
+    common
+        .bot
         .send_message(
             ChatId(incoming.chat_id),
-            app.texts.get("validation-reason-stored"),
+            common.texts.get("validation-reason-stored"),
         )
         .await?;
     Ok(())
 }
 
 /// Re-renders a validation's message from the store, without buttons.
-async fn refresh_validation(app: &App, id: i64) -> HandlerResult {
-    let validation = app.store.validation(ValidationId::new(id)).await?;
-    if let Some((chat, message)) = app.store.validation_message(validation.id).await? {
+async fn refresh_validation(
+    common: &Common,
+    roles: &Roles,
+    groups: &[GroupSettings],
+    id: i64,
+) -> HandlerResult {
+    let validation = common.store.validation(ValidationId::new(id)).await?;
+    if let Some((chat, message)) = common.store.validation_message(validation.id).await? {
         let message = MessageId(i32::try_from(message)?);
-        app.bot
+        common
+            .bot
             .edit_message_text(
                 ChatId(chat),
                 message,
-                clip(&validation_text(app, &validation).await),
+                clip(&validation_text(common, roles, groups, &validation).await),
             )
             .await?;
     }
     Ok(())
 }
 
-/// Shows a decision to the CEO with its options as buttons.
-pub async fn post_decision(
-    app: &App,
-    chat: i64,
-    decision: &Decision,
-) -> Result<MessageId, HandlerError> {
-    let labels = decision_text::option_labels(&app.texts, decision);
-    let rows = labels.into_iter().enumerate().map(|(option, label)| {
-        let label = if decision.recommended == Some(option) {
-            app.texts
-                .with("decision-recommended", &[arg("option", label)])
-        } else {
-            label
-        };
-        vec![InlineKeyboardButton::callback(
-            label.chars().take(60).collect::<String>(),
-            Button::Decide {
-                decision: decision.id.get(),
-                option,
-            }
-            .data(),
-        )]
-    });
-    let sent = app
-        .bot
-        .send_message(ChatId(chat), clip(&decision_text(app, decision)))
-        .reply_markup(InlineKeyboardMarkup::new(rows))
-        .await?;
-    Ok(sent.id)
-}
-
-/// The text of a decision's message, with its answer once made.
-pub fn decision_text(app: &App, decision: &Decision) -> String {
-    let urgency = match decision.urgency {
-        Urgency::Low => "urgency-low",
-        Urgency::Normal => "urgency-normal",
-        Urgency::High => "urgency-high",
-        Urgency::Critical => "urgency-critical",
-    };
-    let mut lines = vec![
-        app.texts.with(
-            "decision-header",
-            &[
-                arg("id", decision.id),
-                arg("urgency", app.texts.get(urgency)),
-            ],
-        ),
-        decision_text::question(&app.texts, decision),
-    ];
-    if !decision.context_summary.is_empty() {
-        lines.push(app.texts.with(
-            "decision-context",
-            &[arg("context", &decision.context_summary)],
-        ));
-    }
-    let option = |i: Option<usize>| decision_text::option_label(&app.texts, decision, i);
-    match decision.status {
-        DecisionStatus::Pending => {
-            if let (Some(at), Some(_)) = (decision.timeout_at, decision.auto_decision) {
-                lines.push(app.texts.with(
-                    "decision-timeout",
-                    &[
-                        arg("at", at.format("%Y-%m-%d %H:%M UTC")),
-                        arg("default", option(decision.auto_decision)),
-                    ],
-                ));
-            }
-        }
-        DecisionStatus::Answered | DecisionStatus::TimedOut => {
-            let at = decision
-                .responded_at
-                .map(|t| t.format("%H:%M").to_string())
-                .unwrap_or_default();
-            lines.push(app.texts.with(
-                "decision-answered",
-                &[
-                    arg("option", option(decision.response)),
-                    arg("who", decision.responded_by.clone().unwrap_or_default()),
-                    arg("at", at),
-                ],
-            ));
-        }
-        DecisionStatus::Cancelled => {}
-    }
-    lines.join("\n")
-}
-
-/// An option pressed: the decision is answered once and applied.
-pub async fn decide(
-    app: &App,
-    press: &Press,
-    id: i64,
-    option: usize,
-) -> Result<Option<String>, HandlerError> {
-    let answer = DecisionAnswer {
-        option,
-        by: press.user_name.clone(),
-    };
-    let decision = match app
-        .store
-        .answer_decision(DecisionId::new(id), &answer, app.clock.now())
-        .await
-    {
-        Ok(decision) => decision,
-        Err(StoreError::IllegalTransition { .. }) => {
-            return Ok(Some(app.texts.get("decision-already")));
-        }
-        Err(error) => return Err(error.into()),
-    };
-    // Carried out now so the CEO sees the outcome; if it fails, the next
-    // tick carries it out (the answer is recorded either way).
-    let applied = match app.engine.apply_decision(&decision).await {
-        Ok(applied) => Some(applied),
-        Err(error) => {
-            tracing::warn!(decision = id, %error, "decision answered, not carried out yet");
-            None
-        }
-    };
-    audit(
-        app,
-        press.user_id,
-        "decision_answered",
-        "decision",
-        id,
-        json!({"option": option}),
-    )
-    .await?;
-    if let Some((chat, message)) = press.message {
-        app.bot
-            .edit_message_text(ChatId(chat), message, clip(&decision_text(app, &decision)))
-            .await?;
-        super::operations::tell_applied(app, chat, applied.as_ref()).await?;
-    }
-    Ok(None)
-}
-
-async fn audit(
-    app: &App,
+/// Audits a reviewer's or the CEO's press (`action` on `kind` `id`).
+pub(super) async fn audit(
+    common: &Common,
+    roles: &Roles,
     user: i64,
     action: &str,
     kind: &str,
     id: i64,
     details: Value,
 ) -> HandlerResult {
-    let role = match app.roles.of(user) {
+    let role = match roles.of(user) {
         super::Role::Ceo => ActorRole::Ceo,
         super::Role::Team => ActorRole::Team,
         super::Role::Stranger => ActorRole::Unknown,
     };
-    app.store
+    common
+        .store
         .audit(
             &AuditEntry {
                 actor: &user.to_string(),
@@ -491,7 +396,7 @@ async fn audit(
                 target_id: Some(id.to_string()),
                 details,
             },
-            app.clock.now(),
+            common.clock.now(),
         )
         .await?;
     Ok(())

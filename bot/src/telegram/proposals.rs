@@ -7,21 +7,22 @@ use chrono::TimeDelta;
 use teloxide::prelude::*;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 use ulias_core::domain::{NewObjective, Proposal, ProposalId, ProposalStatus};
+use ulias_core::settings::CeoSettings;
 use ulias_core::store::StoreError;
 
-use super::App;
 use super::buttons::{Button, ProposalChoice};
 use super::ceo::confirm;
 use super::edge::{Press, clip};
 use super::error::{HandlerError, HandlerResult};
-use crate::i18n::arg;
+use super::{Common, Roles, Work};
+use crate::i18n::{Texts, arg};
 
 /// Shows every new proposal, and every postponed one whose time came.
-pub async fn show(app: &App) -> HandlerResult {
-    let Some(chat) = app.roles.ceo_chat else {
+pub async fn show(common: &Common, roles: &Roles) -> HandlerResult {
+    let Some(chat) = roles.ceo_chat else {
         return Ok(());
     };
-    for proposal in app.store.proposals_to_show(app.clock.now()).await? {
+    for proposal in common.store.proposals_to_show(common.clock.now()).await? {
         let buttons = [
             (ProposalChoice::Accept, "button-accept"),
             (ProposalChoice::Decline, "button-decline"),
@@ -29,7 +30,7 @@ pub async fn show(app: &App) -> HandlerResult {
         ]
         .map(|(choice, key)| {
             InlineKeyboardButton::callback(
-                app.texts.get(key),
+                common.texts.get(key),
                 Button::Proposal {
                     proposal: proposal.id.get(),
                     choice,
@@ -37,20 +38,21 @@ pub async fn show(app: &App) -> HandlerResult {
                 .data(),
             )
         });
-        let sent = app
+        let sent = common
             .bot
-            .send_message(ChatId(chat), clip(&proposal_text(app, &proposal)))
+            .send_message(ChatId(chat), clip(&proposal_text(&common.texts, &proposal)))
             .reply_markup(InlineKeyboardMarkup::new([buttons]))
             .await?;
-        app.store
+        common
+            .store
             .set_proposal_message(proposal.id, chat, i64::from(sent.id.0))
             .await?;
     }
     Ok(())
 }
 
-fn proposal_text(app: &App, proposal: &Proposal) -> String {
-    let mut lines = vec![app.texts.with(
+fn proposal_text(texts: &Texts, proposal: &Proposal) -> String {
+    let mut lines = vec![texts.with(
         "proposal-header",
         &[
             arg("id", proposal.id),
@@ -68,28 +70,30 @@ fn proposal_text(app: &App, proposal: &Proposal) -> String {
 
 /// The CEO's press on a proposal.
 pub async fn answer(
-    app: &App,
+    common: &Common,
+    work: &Work,
+    ceo: &CeoSettings,
     press: &Press,
     id: i64,
     choice: ProposalChoice,
 ) -> Result<Option<String>, HandlerError> {
-    let now = app.clock.now();
+    let now = common.clock.now();
     let (to, remind_at) = match choice {
         ProposalChoice::Accept => (ProposalStatus::Accepted, None),
         ProposalChoice::Decline => (ProposalStatus::Declined, None),
         ProposalChoice::Later => (
             ProposalStatus::Later,
-            Some(now + TimeDelta::hours(i64::from(app.settings.ceo.proposals_remind_hours))),
+            Some(now + TimeDelta::hours(i64::from(ceo.proposals_remind_hours))),
         ),
     };
-    let proposal = match app
+    let proposal = match common
         .store
         .decide_proposal(ProposalId::new(id), to, remind_at, now)
         .await
     {
         Ok(proposal) => proposal,
         Err(StoreError::IllegalTransition { .. }) => {
-            return Ok(Some(app.texts.get("decision-already")));
+            return Ok(Some(common.texts.get("decision-already")));
         }
         Err(error) => return Err(error.into()),
     };
@@ -101,30 +105,36 @@ pub async fn answer(
     if let Some((chat, message)) = press.message {
         let text = format!(
             "{}\n{}",
-            proposal_text(app, &proposal),
-            app.texts.with(
-                outcome,
-                &[arg("hours", app.settings.ceo.proposals_remind_hours)]
-            )
+            proposal_text(&common.texts, &proposal),
+            common
+                .texts
+                .with(outcome, &[arg("hours", ceo.proposals_remind_hours)])
         );
-        app.bot
+        common
+            .bot
             .edit_message_text(ChatId(chat), message, clip(&text))
             .await?;
     }
     if choice == ProposalChoice::Accept {
-        accept(app, press, &proposal).await?;
+        accept(common, work, press, &proposal).await?;
     }
     Ok(None)
 }
 
-async fn accept(app: &App, press: &Press, proposal: &Proposal) -> HandlerResult {
+async fn accept(common: &Common, work: &Work, press: &Press, proposal: &Proposal) -> HandlerResult {
     let mut new = NewObjective::from_ceo(proposal.title.clone(), proposal.description.clone());
     new.source = proposal.source();
     new.source_agent = Some(proposal.proposer.to_string());
     new.priority = proposal.priority;
     new.team = proposal.team;
-    let objective = app.store.create_objective(&new, app.clock.now()).await?;
-    app.store.link_proposal(proposal.id, objective.id).await?;
+    let objective = common
+        .store
+        .create_objective(&new, common.clock.now())
+        .await?;
+    common
+        .store
+        .link_proposal(proposal.id, objective.id)
+        .await?;
     let chat = press.message.map_or(press.user_id, |(chat, _)| chat);
-    confirm(app, chat, &objective).await
+    confirm(common, work, chat, &objective).await
 }

@@ -5,17 +5,29 @@
 //! the parts recorded), lost (the request left, no answer came: it may
 //! have gone out), or not built.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use serde_json::Value;
 use teloxide::prelude::*;
 use teloxide::types::{InputFile, InputMedia, InputMediaPhoto, InputPollOption};
 use ulias_agents::publications::Content;
 use ulias_core::domain::{Publication, PublicationTarget, ValidationKind};
-use ulias_core::store::StoreError;
+use ulias_core::settings::{HttpSettings, XSettings};
+use ulias_core::store::{Store, StoreError};
 
-use super::App;
 use super::edge::clip;
 use super::outbox::{telegram_destination, x_destination};
+use super::{Common, Roles};
+
+/// Where approved outputs go out besides Telegram: X (its settings and
+/// the HTTP timeouts of its client) and the site host.
+pub struct Outlets {
+    pub x: XSettings,
+    pub http: HttpSettings,
+    /// Where approved sites go live (none wired yet).
+    pub site: Option<Arc<dyn crate::site::SitePublisher>>,
+}
 
 /// What a manual publication records as its external id.
 const BY_HAND: &str = "manual";
@@ -84,20 +96,25 @@ pub trait Publisher: Send + Sync {
 }
 
 /// The publisher of a target.
-pub fn publisher_for(app: &App, target: PublicationTarget) -> Box<dyn Publisher + '_> {
+pub fn publisher_for<'a>(
+    common: &'a Common,
+    roles: &'a Roles,
+    outlets: &'a Outlets,
+    target: PublicationTarget,
+) -> Box<dyn Publisher + 'a> {
     match target {
-        PublicationTarget::Telegram => Box::new(TelegramPublisher(app)),
-        PublicationTarget::X => Box::new(XPublisher(app)),
-        PublicationTarget::Site => Box::new(SitePublisher(app)),
+        PublicationTarget::Telegram => Box::new(TelegramPublisher { common, roles }),
+        PublicationTarget::X => Box::new(XPublisher { common, outlets }),
+        PublicationTarget::Site => Box::new(SitePublisher(outlets.site.as_deref())),
         PublicationTarget::Manual => Box::new(ByHand),
     }
 }
 
 /// What a publication sends: the typed content its validation showed the
 /// team (the very value the preview rendered).
-pub async fn content_of(app: &App, job: &Publication) -> Result<Content, PublishError> {
+pub async fn content_of(store: &Store, job: &Publication) -> Result<Content, PublishError> {
     let kind = match job.validation_id {
-        Some(id) => app.store.validation(id).await?.kind,
+        Some(id) => store.validation(id).await?.kind,
         // A direct publication (validation off) carries its kind.
         None => job
             .payload
@@ -110,7 +127,10 @@ pub async fn content_of(app: &App, job: &Publication) -> Result<Content, Publish
 }
 
 /// Telegram: the operation's own community group.
-struct TelegramPublisher<'a>(&'a App);
+struct TelegramPublisher<'a> {
+    common: &'a Common,
+    roles: &'a Roles,
+}
 
 #[async_trait]
 impl Publisher for TelegramPublisher<'_> {
@@ -119,15 +139,18 @@ impl Publisher for TelegramPublisher<'_> {
         job: &Publication,
         content: &Content,
     ) -> Result<Published, PublishError> {
-        let app = self.0;
-        let chat = telegram_destination(app, job.operation_id)
+        let common = self.common;
+        let chat = telegram_destination(&common.store, self.roles, job.operation_id)
             .await
             .map_err(|e| PublishError::Refused(e.to_string()))?;
         let sent = match content {
             Content::Poll { question, options } => {
                 let options: Vec<InputPollOption> =
                     options.iter().cloned().map(InputPollOption::new).collect();
-                app.bot.send_poll(chat, question.clone(), options).await?
+                common
+                    .bot
+                    .send_poll(chat, question.clone(), options)
+                    .await?
             }
             Content::Album { images, .. } => {
                 let images: Vec<InputMedia> = images
@@ -136,22 +159,24 @@ impl Publisher for TelegramPublisher<'_> {
                     .take(10)
                     .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url))))
                     .collect();
-                let sent = app.bot.send_media_group(chat, images).await?;
+                let sent = common.bot.send_media_group(chat, images).await?;
                 sent.into_iter().next().ok_or_else(|| {
                     PublishError::Refused("Telegram sent no message for the album".into())
                 })?
             }
             Content::Thread { parts } => {
-                return Ok(Published::Sent(send_thread(app, job, chat, parts).await?));
+                return Ok(Published::Sent(
+                    send_thread(common, job, chat, parts).await?,
+                ));
             }
             Content::Pinned { text } => {
-                let message = app.bot.send_message(chat, clip(text)).await?;
-                app.bot.pin_chat_message(chat, message.id).await?;
+                let message = common.bot.send_message(chat, clip(text)).await?;
+                common.bot.pin_chat_message(chat, message.id).await?;
                 message
             }
             other => {
                 let body = other.messages().join("\n\n");
-                app.bot.send_message(chat, clip(&body)).await?
+                common.bot.send_message(chat, clip(&body)).await?
             }
         };
         Ok(Published::Sent(format!("{}:{}", chat.0, sent.id.0)))
@@ -161,18 +186,19 @@ impl Publisher for TelegramPublisher<'_> {
 /// A thread's parts in order, each recorded as it goes: sent again, it
 /// resumes at the first part not recorded.
 async fn send_thread(
-    app: &App,
+    common: &Common,
     job: &Publication,
     chat: ChatId,
     parts: &[String],
 ) -> Result<String, PublishError> {
-    let done = app.store.sent_parts(job.id).await?;
+    let done = common.store.sent_parts(job.id).await?;
     let mut first = done.first().map(|(_, id)| id.clone());
     for (index, part) in unsent(parts, &done) {
-        let message = app.bot.send_message(chat, clip(part)).await?;
+        let message = common.bot.send_message(chat, clip(part)).await?;
         let id = format!("{}:{}", chat.0, message.id.0);
-        app.store
-            .record_sent_part(job.id, index, &id, app.clock.now())
+        common
+            .store
+            .record_sent_part(job.id, index, &id, common.clock.now())
             .await?;
         first.get_or_insert(id);
     }
@@ -194,7 +220,10 @@ fn unsent<'a>(
 /// `x.min_post_interval_seconds` (threads excepted): a post that comes too
 /// soon is put back until its turn (the wait is in the store, so it
 /// survives a restart).
-struct XPublisher<'a>(&'a App);
+struct XPublisher<'a> {
+    common: &'a Common,
+    outlets: &'a Outlets,
+}
 
 #[async_trait]
 impl Publisher for XPublisher<'_> {
@@ -204,7 +233,7 @@ impl Publisher for XPublisher<'_> {
         content: &Content,
     ) -> Result<Published, PublishError> {
         use crate::x::{TokenVault, XClient};
-        let app = self.0;
+        let (common, outlets) = (self.common, self.outlets);
         if matches!(content, Content::Profile { .. }) {
             return Err(PublishError::NotBuilt(
                 "X profile updates are not built yet: change the profile by hand",
@@ -215,39 +244,43 @@ impl Publisher for XPublisher<'_> {
             .account
             .as_deref()
             .or_else(|| args.get("account").and_then(Value::as_str));
-        let name = x_destination(app, job.operation_id, named)
+        let name = x_destination(&common.store, job.operation_id, named)
             .await
             .map_err(|e| PublishError::Refused(e.to_string()))?;
-        let accounts = app.store.x_accounts().await?;
+        let accounts = common.store.x_accounts().await?;
         let account = accounts.iter().find(|a| a.name == name).ok_or_else(|| {
             PublishError::Refused(format!("@{name} is not connected (`ulias x connect`)"))
         })?;
-        let now = app.clock.now();
-        let interval =
-            chrono::TimeDelta::seconds(i64::from(app.settings.x.min_post_interval_seconds));
+        let now = common.clock.now();
+        let interval = chrono::TimeDelta::seconds(i64::from(outlets.x.min_post_interval_seconds));
         if !matches!(content, Content::Thread { .. })
-            && let Some(last) = app.store.last_x_post(&account.name).await?
+            && let Some(last) = common.store.last_x_post(&account.name).await?
             && now - last < interval
         {
-            app.store.defer_publication(job.id, last + interval).await?;
+            common
+                .store
+                .defer_publication(job.id, last + interval)
+                .await?;
             tracing::info!(publication = %job.id, account = %account.name, "X post delayed by the one-post-per-interval rule");
             return Ok(Published::Deferred);
         }
-        app.store
+        common
+            .store
             .set_publication_account(job.id, &account.name)
             .await?;
-        let vault = TokenVault::new(app.settings.x.token_key.as_ref())?;
+        let vault = TokenVault::new(outlets.x.token_key.as_ref())?;
         let token = vault.open(account)?;
-        let client = XClient::new(app.settings.x.api_url.clone(), &app.settings.http)?;
+        let client = XClient::new(outlets.x.api_url.clone(), &outlets.http)?;
         // Each part is recorded as it goes: sent again, a thread resumes at
         // its first missing part, replying to the last one that went out.
-        let done = app.store.sent_parts(job.id).await?;
+        let done = common.store.sent_parts(job.id).await?;
         let mut first: Option<String> = done.first().map(|(_, id)| id.clone());
         let mut previous: Option<String> = done.last().map(|(_, id)| id.clone());
         for (index, part) in unsent(&content.messages(), &done) {
             let id = client.post(&token, part, previous.as_deref()).await?;
-            app.store
-                .record_sent_part(job.id, index, &id, app.clock.now())
+            common
+                .store
+                .record_sent_part(job.id, index, &id, common.clock.now())
                 .await?;
             first.get_or_insert_with(|| id.clone());
             previous = Some(id);
@@ -259,7 +292,7 @@ impl Publisher for XPublisher<'_> {
 }
 
 /// The site host, when one is wired.
-struct SitePublisher<'a>(&'a App);
+struct SitePublisher<'a>(Option<&'a dyn crate::site::SitePublisher>);
 
 #[async_trait]
 impl Publisher for SitePublisher<'_> {
@@ -268,7 +301,7 @@ impl Publisher for SitePublisher<'_> {
         job: &Publication,
         _content: &Content,
     ) -> Result<Published, PublishError> {
-        match &self.0.site {
+        match self.0 {
             Some(site) => site
                 .publish(&job.payload)
                 .await

@@ -25,6 +25,8 @@ use ulias_antispam::{CompiledPolicy, GroupState};
 use ulias_core::domain::Operation;
 use ulias_core::settings::GroupSettings;
 
+use super::limits::Limits;
+
 pub use self::moderation::{on_member, on_message, tick, unban};
 pub use self::questions::{ASKED, allowances};
 pub use self::registry::guard;
@@ -51,6 +53,18 @@ struct Guarded {
     /// The name each member was last seen with: Telegram sends no update
     /// when a name changes, so a changed name is noticed on the next message.
     names: Mutex<HashMap<i64, String>>,
+}
+
+/// The community side: the guarded groups as configured and as loaded,
+/// the bot's @username (which questions address), and the limits on what
+/// outsiders can make the bot do.
+pub struct Community {
+    pub guard: Guard,
+    pub limits: Limits,
+    /// The bot's @username, asked of Telegram once at start.
+    pub username: String,
+    /// The community groups of the settings.
+    pub groups: Vec<GroupSettings>,
 }
 
 /// Every guarded group, by chat id.

@@ -12,17 +12,17 @@ use teloxide::types::{
 };
 use ulias_antispam::{Action, Event, Member, Sender, Verdict, check};
 use ulias_core::domain::{LogKind, LogScope, NewLogEntry};
-use ulias_core::store::SpamSample;
+use ulias_core::store::{SpamSample, Store};
 
 use super::questions::{answer_question, bind};
 use super::registry::{kept_of, member_of};
-use super::{Guard, Guarded};
+use super::{Community, Guard, Guarded};
 use crate::i18n::arg;
-use crate::telegram::App;
 use crate::telegram::buttons::Button;
 use crate::telegram::edge::clip;
 use crate::telegram::error::{HandlerError, HandlerResult};
 use crate::telegram::group_learning;
+use crate::telegram::{Common, Roles, Work};
 
 /// What an ordinary member may do: write, post media, polls and previews,
 /// invite — not change the group's info, pin or manage topics.
@@ -36,9 +36,16 @@ fn member_permissions() -> ChatPermissions {
 }
 
 /// A message (or an edit) in a guarded group.
-pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerResult {
+pub async fn on_message(
+    common: &Common,
+    work: &Work,
+    roles: &Roles,
+    community: &Community,
+    message: &Message,
+    edited: bool,
+) -> HandlerResult {
     let chat = message.chat.id.0;
-    let Some(guarded) = app.guard.get(chat) else {
+    let Some(guarded) = community.guard.get(chat) else {
         return Ok(());
     };
     let Some(user) = message.from.as_ref() else {
@@ -49,13 +56,13 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
     if let Some(joined) = message.new_chat_members() {
         for user in joined {
             renamed(&guarded, &member_of(user));
-            judge(app, &guarded, &Event::Join(member_of(user)), None).await?;
+            judge(common, roles, &guarded, &Event::Join(member_of(user)), None).await?;
         }
         return Ok(());
     }
     if renamed(&guarded, &member) {
         let event = Event::NameChange(member.clone());
-        if judge(app, &guarded, &event, Some(message))
+        if judge(common, roles, &guarded, &event, Some(message))
             .await?
             .is_some_and(|v| !v.actions.is_empty())
         {
@@ -65,13 +72,13 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
     let Some(text) = message.text().or_else(|| message.caption()) else {
         return Ok(());
     };
-    if text.starts_with("/spam") && app.roles.may_review(member.id) {
-        return learn_spam(app, &guarded, message).await;
+    if text.starts_with("/spam") && roles.may_review(member.id) {
+        return learn_spam(common, &community.guard, &guarded, message).await;
     }
     if let Some(args) = text.strip_prefix("/bind")
-        && app.roles.may_review(member.id)
+        && roles.may_review(member.id)
     {
-        return bind(app, chat, args).await;
+        return bind(common, community, chat, args).await;
     }
     let pending = guarded
         .state
@@ -81,7 +88,8 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
         .contains_key(&member.id);
     if let (true, Ok(answer)) = (pending, text.trim().parse::<i64>()) {
         judge(
-            app,
+            common,
+            roles,
             &guarded,
             &Event::CaptchaAnswer { member, answer },
             Some(message),
@@ -103,7 +111,7 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
     } else {
         Event::Message(judged)
     };
-    let verdict = judge(app, &guarded, &event, Some(message)).await;
+    let verdict = judge(common, roles, &guarded, &event, Some(message)).await;
     // A question the engine acted on (deleted, muted…) is not answered; one
     // that only brushed a rule is: the agent can only read, and says what
     // the operation's file says.
@@ -112,12 +120,12 @@ pub async fn on_message(app: &App, message: &Message, edited: bool) -> HandlerRe
         .is_ok_and(|v| v.as_ref().is_none_or(|v| v.actions.is_empty()));
     verdict?;
     if clean && !edited && trusted(&guarded, asker) {
-        group_learning::offer_ham(app, chat, asker, i64::from(message.id.0), text).await?;
+        group_learning::offer_ham(common, chat, asker, i64::from(message.id.0), text).await?;
     }
-    if clean && !edited && ulias_antispam::community::is_question(text, &app.username) {
+    if clean && !edited && ulias_antispam::community::is_question(text, &community.username) {
         // Over its allowance, a question is left for people: no model runs.
-        match app.limits.admit_question(message.chat.id.0, asker) {
-            Ok(()) => answer_question(app, &guarded, message, text).await?,
+        match community.limits.admit_question(message.chat.id.0, asker) {
+            Ok(()) => answer_question(common, work, &guarded, message, text).await?,
             Err(limited) => {
                 tracing::info!(
                     ?limited,
@@ -155,8 +163,13 @@ fn renamed(guarded: &Guarded, member: &Member) -> bool {
 }
 
 /// A member joined (a `chat_member` update).
-pub async fn on_member(app: &App, update: &ChatMemberUpdated) -> HandlerResult {
-    let Some(guarded) = app.guard.get(update.chat.id.0) else {
+pub async fn on_member(
+    common: &Common,
+    roles: &Roles,
+    guard: &Guard,
+    update: &ChatMemberUpdated,
+) -> HandlerResult {
+    let Some(guarded) = guard.get(update.chat.id.0) else {
         return Ok(());
     };
     let joined =
@@ -164,7 +177,8 @@ pub async fn on_member(app: &App, update: &ChatMemberUpdated) -> HandlerResult {
     if joined {
         renamed(&guarded, &member_of(&update.new_chat_member.user));
         judge(
-            app,
+            common,
+            roles,
             &guarded,
             &Event::Join(member_of(&update.new_chat_member.user)),
             None,
@@ -176,12 +190,12 @@ pub async fn on_member(app: &App, update: &ChatMemberUpdated) -> HandlerResult {
 
 /// Time passes for every group: captcha deadlines, the end of raid mode,
 /// and once a week the moderator shortlist for the team.
-pub async fn tick(app: &App) {
-    for guarded in app.guard.all() {
-        if let Err(error) = judge(app, &guarded, &Event::Tick, None).await {
+pub async fn tick(common: &Common, roles: &Roles, guard: &Guard) {
+    for guarded in guard.all() {
+        if let Err(error) = judge(common, roles, &guarded, &Event::Tick, None).await {
             tracing::warn!(%error, group = guarded.settings.chat_id, "group tick");
         }
-        if let Err(error) = weekly_shortlist(app, &guarded).await {
+        if let Err(error) = weekly_shortlist(common, roles, &guarded).await {
             tracing::warn!(%error, group = guarded.settings.chat_id, "moderator shortlist");
         }
     }
@@ -189,12 +203,12 @@ pub async fn tick(app: &App) {
 
 /// At most 5 members with a clean history, each with a reason, posted to
 /// the team chat once per ISO week (when there is anyone to propose).
-async fn weekly_shortlist(app: &App, guarded: &Guarded) -> HandlerResult {
+async fn weekly_shortlist(common: &Common, roles: &Roles, guarded: &Guarded) -> HandlerResult {
     use chrono::Datelike;
-    let Some(team) = app.roles.team_chat else {
+    let Some(team) = roles.team_chat else {
         return Ok(());
     };
-    let now = app.clock.now();
+    let now = common.clock.now();
     let candidates = {
         let state = guarded.state.lock().unwrap_or_else(PoisonError::into_inner);
         ulias_antispam::community::moderator_shortlist(&state, now.timestamp(), 5)
@@ -209,7 +223,7 @@ async fn weekly_shortlist(app: &App, guarded: &Guarded) -> HandlerResult {
         week.year(),
         week.week()
     );
-    if !app
+    if !common
         .store
         .mark_alert_sent("moderator_shortlist", &key, now)
         .await?
@@ -221,7 +235,7 @@ async fn weekly_shortlist(app: &App, guarded: &Guarded) -> HandlerResult {
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .clone();
-    let mut lines = vec![app.texts.with(
+    let mut lines = vec![common.texts.with(
         "group-shortlist-title",
         &[arg("group", &guarded.settings.name)],
     )];
@@ -230,7 +244,7 @@ async fn weekly_shortlist(app: &App, guarded: &Guarded) -> HandlerResult {
             .get(&candidate.member)
             .cloned()
             .unwrap_or_else(|| candidate.member.to_string());
-        lines.push(app.texts.with(
+        lines.push(common.texts.with(
             "group-shortlist-line",
             &[
                 arg("user", who),
@@ -239,7 +253,8 @@ async fn weekly_shortlist(app: &App, guarded: &Guarded) -> HandlerResult {
             ],
         ));
     }
-    app.bot
+    common
+        .bot
         .send_message(ChatId(team), clip(&lines.join("\n")))
         .await?;
     Ok(())
@@ -248,12 +263,13 @@ async fn weekly_shortlist(app: &App, guarded: &Guarded) -> HandlerResult {
 /// Runs the engine on one event, carries out its actions (unless the group
 /// is in dry run) and logs the verdict. Returns the verdict when it said anything.
 async fn judge(
-    app: &App,
+    common: &Common,
+    roles: &Roles,
     guarded: &Guarded,
     event: &Event,
     message: Option<&Message>,
 ) -> Result<Option<Verdict>, HandlerError> {
-    let now = app.clock.now();
+    let now = common.clock.now();
     let writer = match event {
         Event::Message(m) | Event::Edited(m) => Some(m.sender.judged_id()),
         _ => None,
@@ -266,17 +282,18 @@ async fn judge(
         (verdict, before, after)
     };
     if let Some(member) = after.filter(|after| before.as_ref() != Some(after)) {
-        app.store
+        common
+            .store
             .save_group_member(guarded.settings.chat_id, &member, now)
             .await?;
     }
     if verdict.hits.is_empty() && verdict.actions.is_empty() {
         return Ok(None);
     }
-    log_verdict(app, guarded, event, &verdict, now).await?;
+    log_verdict(&common.store, guarded, event, &verdict, now).await?;
     if !verdict.dry_run {
         for action in &verdict.actions {
-            if let Err(error) = act(app, guarded, action, event, message).await {
+            if let Err(error) = act(common, roles, guarded, action, event, message).await {
                 tracing::warn!(%error, ?action, "a moderation action failed");
             }
         }
@@ -285,7 +302,7 @@ async fn judge(
 }
 
 async fn log_verdict(
-    app: &App,
+    store: &Store,
     guarded: &Guarded,
     event: &Event,
     verdict: &Verdict,
@@ -316,41 +333,45 @@ async fn log_verdict(
         LogKind::Moderation,
         summary,
     );
-    app.store.append_log(&entry, now).await?;
+    store.append_log(&entry, now).await?;
     Ok(())
 }
 
 /// Carries out one action through the bot.
 async fn act(
-    app: &App,
+    common: &Common,
+    roles: &Roles,
     guarded: &Guarded,
     action: &Action,
     event: &Event,
     message: Option<&Message>,
 ) -> HandlerResult {
     let chat = ChatId(guarded.settings.chat_id);
-    let t = &app.texts;
+    let t = &common.texts;
     match action {
         Action::Delete { message } => {
-            group_learning::withdraw(app, chat.0, *message).await?;
-            app.bot
+            group_learning::withdraw(&common.store, chat.0, *message).await?;
+            common
+                .bot
                 .delete_message(chat, MessageId(i32::try_from(*message)?))
                 .await?;
         }
         Action::Mute { user, until } => {
-            let until = DateTime::from_timestamp(*until, 0).unwrap_or_else(|| app.clock.now());
-            app.bot
+            let until = DateTime::from_timestamp(*until, 0).unwrap_or_else(|| common.clock.now());
+            common
+                .bot
                 .restrict_chat_member(chat, user_id(*user)?, ChatPermissions::empty())
                 .until_date(until)
                 .await?;
         }
         Action::Ban { user } => {
-            app.bot.ban_chat_member(chat, user_id(*user)?).await?;
-            report_ban(app, guarded, *user, event).await?;
+            common.bot.ban_chat_member(chat, user_id(*user)?).await?;
+            report_ban(common, roles, guarded, *user, event).await?;
         }
         Action::RemindOfficialAddress => {
             let addresses = guarded.settings.official_addresses.join("\n");
-            app.bot
+            common
+                .bot
                 .send_message(
                     chat,
                     t.with("group-official-address", &[arg("addresses", addresses)]),
@@ -358,12 +379,14 @@ async fn act(
                 .await?;
         }
         Action::HoldForReview { user } => {
-            app.bot
+            common
+                .bot
                 .restrict_chat_member(chat, user_id(*user)?, ChatPermissions::empty())
                 .await?;
         }
         Action::Captcha { user, a, b, .. } => {
-            app.bot
+            common
+                .bot
                 .restrict_chat_member(chat, user_id(*user)?, ChatPermissions::empty())
                 .await?;
             let name = match event {
@@ -371,7 +394,8 @@ async fn act(
                 _ => user.to_string(),
             };
             let seconds = guarded.settings.captcha_seconds;
-            app.bot
+            common
+                .bot
                 .send_message(
                     chat,
                     t.with(
@@ -387,32 +411,35 @@ async fn act(
                 .await?;
         }
         Action::Release { user } => {
-            app.bot
+            common
+                .bot
                 .restrict_chat_member(chat, user_id(*user)?, member_permissions())
                 .await?;
             if let Some(message) = message {
-                app.bot.delete_message(chat, message.id).await.ok();
+                common.bot.delete_message(chat, message.id).await.ok();
             }
         }
         Action::Kick { user } => {
-            app.bot.ban_chat_member(chat, user_id(*user)?).await?;
-            app.bot
+            common.bot.ban_chat_member(chat, user_id(*user)?).await?;
+            common
+                .bot
                 .unban_chat_member(chat, user_id(*user)?)
                 .only_if_banned(true)
                 .await?;
         }
         Action::HoldNewcomer { user } => {
-            app.bot
+            common
+                .bot
                 .restrict_chat_member(chat, user_id(*user)?, ChatPermissions::empty())
                 .await?;
         }
         Action::AlertTeam { text } => {
-            if let Some(team) = app.roles.team_chat {
+            if let Some(team) = roles.team_chat {
                 let alert = t.with(
                     "group-alert",
                     &[arg("group", &guarded.settings.name), arg("text", text)],
                 );
-                app.bot.send_message(ChatId(team), clip(&alert)).await?;
+                common.bot.send_message(ChatId(team), clip(&alert)).await?;
             }
         }
     }
@@ -425,7 +452,13 @@ fn user_id(id: i64) -> Result<UserId, HandlerError> {
 
 /// Tells the team about a ban, with a button to undo it (and learn the
 /// message as ham). The banned message is kept as a spam sample.
-async fn report_ban(app: &App, guarded: &Guarded, user: i64, event: &Event) -> HandlerResult {
+async fn report_ban(
+    common: &Common,
+    roles: &Roles,
+    guarded: &Guarded,
+    user: i64,
+    event: &Event,
+) -> HandlerResult {
     let text = match event {
         Event::Message(m) | Event::Edited(m) => m.text.clone(),
         _ => String::new(),
@@ -437,14 +470,14 @@ async fn report_ban(app: &App, guarded: &Guarded, user: i64, event: &Event) -> H
         spam: true,
         text: text.clone(),
     };
-    let id = app
+    let id = common
         .store
-        .add_spam_sample(&sample, "antispam", app.clock.now())
+        .add_spam_sample(&sample, "antispam", common.clock.now())
         .await?;
-    let Some(team) = app.roles.team_chat else {
+    let Some(team) = roles.team_chat else {
         return Ok(());
     };
-    let report = app.texts.with(
+    let report = common.texts.with(
         "group-ban-report",
         &[
             arg("group", &guarded.settings.name),
@@ -453,8 +486,9 @@ async fn report_ban(app: &App, guarded: &Guarded, user: i64, event: &Event) -> H
         ],
     );
     let button =
-        InlineKeyboardButton::callback(app.texts.get("button-unban"), Button::Unban(id).data());
-    app.bot
+        InlineKeyboardButton::callback(common.texts.get("button-unban"), Button::Unban(id).data());
+    common
+        .bot
         .send_message(ChatId(team), clip(&report))
         .reply_markup(InlineKeyboardMarkup::new([[button]]))
         .await?;
@@ -463,9 +497,14 @@ async fn report_ban(app: &App, guarded: &Guarded, user: i64, event: &Event) -> H
 
 /// `/spam` as a reply, by the team: the message goes, its author is
 /// banned, and the text is learned as spam.
-async fn learn_spam(app: &App, guarded: &Guarded, command: &Message) -> HandlerResult {
+async fn learn_spam(
+    common: &Common,
+    guard: &Guard,
+    guarded: &Guarded,
+    command: &Message,
+) -> HandlerResult {
     let chat = command.chat.id;
-    app.bot.delete_message(chat, command.id).await.ok();
+    common.bot.delete_message(chat, command.id).await.ok();
     let Some(spam) = command.reply_to_message() else {
         return Ok(());
     };
@@ -477,9 +516,9 @@ async fn learn_spam(app: &App, guarded: &Guarded, command: &Message) -> HandlerR
         .or_else(|| spam.caption())
         .unwrap_or_default()
         .to_owned();
-    group_learning::withdraw(app, chat.0, i64::from(spam.id.0)).await?;
-    app.bot.delete_message(chat, spam.id).await?;
-    app.bot.ban_chat_member(chat, author.id).await?;
+    group_learning::withdraw(&common.store, chat.0, i64::from(spam.id.0)).await?;
+    common.bot.delete_message(chat, spam.id).await?;
+    common.bot.ban_chat_member(chat, author.id).await?;
     let sample = SpamSample {
         id: 0,
         chat_id: chat.0,
@@ -491,10 +530,11 @@ async fn learn_spam(app: &App, guarded: &Guarded, command: &Message) -> HandlerR
         .from
         .as_ref()
         .map_or_else(String::new, |u| u.id.0.to_string());
-    app.store
-        .add_spam_sample(&sample, &by, app.clock.now())
+    common
+        .store
+        .add_spam_sample(&sample, &by, common.clock.now())
         .await?;
-    Guard::retrain(app).await?;
+    guard.retrain(&common.store).await?;
     let entry = NewLogEntry::event(
         LogScope {
             agent: Some("antispam".to_owned()),
@@ -506,24 +546,29 @@ async fn learn_spam(app: &App, guarded: &Guarded, command: &Message) -> HandlerR
             guarded.settings.name, author.id.0
         ),
     );
-    app.store.append_log(&entry, app.clock.now()).await?;
+    common.store.append_log(&entry, common.clock.now()).await?;
     Ok(())
 }
 
 /// The Unban button under a ban report: the ban is lifted and the message
 /// becomes ham.
-pub async fn unban(app: &App, sample: i64) -> Result<Option<String>, HandlerError> {
-    let found = app.store.spam_sample(sample).await?;
+pub async fn unban(
+    common: &Common,
+    guard: &Guard,
+    sample: i64,
+) -> Result<Option<String>, HandlerError> {
+    let found = common.store.spam_sample(sample).await?;
     if !found.spam {
-        return Ok(Some(app.texts.get("validation-already")));
+        return Ok(Some(common.texts.get("validation-already")));
     }
     if let Some(user) = found.user_id {
-        app.bot
+        common
+            .bot
             .unban_chat_member(ChatId(found.chat_id), user_id(user)?)
             .only_if_banned(true)
             .await?;
     }
-    app.store.relabel_spam_sample(sample, false).await?;
-    Guard::retrain(app).await?;
-    Ok(Some(app.texts.get("group-unbanned")))
+    common.store.relabel_spam_sample(sample, false).await?;
+    guard.retrain(&common.store).await?;
+    Ok(Some(common.texts.get("group-unbanned")))
 }

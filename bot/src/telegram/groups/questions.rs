@@ -7,10 +7,10 @@ use ulias_agents::untrusted::wrap_untrusted;
 use ulias_core::domain::{NewTask, OperationStatus, Priority};
 use ulias_core::store::StoreError;
 
-use super::{Guard, Guarded, REPLY_TO, ReplyTo};
+use super::{Community, Guard, Guarded, REPLY_TO, ReplyTo};
 use crate::i18n::arg;
-use crate::telegram::App;
 use crate::telegram::error::HandlerResult;
+use crate::telegram::{Common, Work};
 
 /// The agent that answers questions in groups.
 const TG_BOT: &str = "tg_bot";
@@ -21,8 +21,8 @@ pub const ASKED: &str = "asked";
 
 /// What a guarded group allows the bot to say: its official addresses and
 /// allowed domains, and its name.
-pub fn allowances(app: &App, chat: i64) -> Option<(Vec<String>, Vec<String>, String)> {
-    app.guard.get(chat).map(|g| {
+pub fn allowances(guard: &Guard, chat: i64) -> Option<(Vec<String>, Vec<String>, String)> {
+    guard.get(chat).map(|g| {
         (
             g.settings.official_addresses.clone(),
             g.settings.allowed_domains.clone(),
@@ -33,23 +33,28 @@ pub fn allowances(app: &App, chat: i64) -> Option<(Vec<String>, Vec<String>, Str
 
 /// `/bind <operation>` by a team member in a guarded group: the group
 /// belongs to that operation from now on.
-pub(super) async fn bind(app: &App, chat: i64, args: &str) -> HandlerResult {
-    let t = &app.texts;
+pub(super) async fn bind(
+    common: &Common,
+    community: &Community,
+    chat: i64,
+    args: &str,
+) -> HandlerResult {
+    let t = &common.texts;
     let text = match crate::telegram::operations::operation_id(args) {
         None => t.get("bind-usage"),
-        Some(id) => match app.store.operation(id).await {
+        Some(id) => match common.store.operation(id).await {
             Err(StoreError::NotFound { .. }) => t.with("op-unknown", &[arg("id", id)]),
             Err(error) => return Err(error.into()),
             Ok(operation) => {
-                match app
+                match common
                     .store
-                    .bind_group(chat, id, "team", app.clock.now())
+                    .bind_group(chat, id, "team", common.clock.now())
                     .await
                 {
                     Ok(()) => {
                         let done =
                             t.with("bind-done", &[arg("id", id), arg("name", &operation.name)]);
-                        Guard::rebind(app, chat, operation).await?;
+                        community.rebind(&common.store, chat, operation).await?;
                         done
                     }
                     Err(StoreError::Taken { operation, .. }) => {
@@ -60,7 +65,7 @@ pub(super) async fn bind(app: &App, chat: i64, args: &str) -> HandlerResult {
             }
         },
     };
-    app.bot.send_message(ChatId(chat), text).await?;
+    common.bot.send_message(ChatId(chat), text).await?;
     Ok(())
 }
 
@@ -69,12 +74,13 @@ pub(super) async fn bind(app: &App, chat: i64, args: &str) -> HandlerResult {
 /// as untrusted text). No model runs here: the engine runs the task and
 /// [`crate::telegram::group_replies`] sends the answer, so moderation never waits.
 pub(super) async fn answer_question(
-    app: &App,
+    common: &Common,
+    work: &Work,
     guarded: &Guarded,
     message: &Message,
     text: &str,
 ) -> HandlerResult {
-    let runner = &app.engine.runner;
+    let runner = &work.engine.runner;
     let Some(spec) = runner.catalogue.get(TG_BOT) else {
         return Ok(());
     };
@@ -84,7 +90,7 @@ pub(super) async fn answer_question(
     if operation.is_some_and(|o| o.status != OperationStatus::Running) {
         return Ok(());
     }
-    let now = app.clock.now();
+    let now = common.clock.now();
     let mut task = NewTask::new(
         spec.name.clone(),
         spec.team,
@@ -107,7 +113,7 @@ pub(super) async fn answer_question(
         "sections": ["scan", "telegram", "faq"],
         REPLY_TO: reply_to,
     });
-    app.store.create_task(&task, now).await?;
-    app.wake.notify_one();
+    common.store.create_task(&task, now).await?;
+    work.wake.notify_one();
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use chrono::DateTime;
 use teloxide::prelude::*;
@@ -10,13 +11,13 @@ use ulias_antispam::model::SpamModel;
 use ulias_antispam::{CompiledPolicy, GroupState, Member, Mode, Policy};
 use ulias_core::domain::{Operation, OperationId};
 use ulias_core::settings::{GroupSettings, ModerationMode};
-use ulias_core::store::GroupMember;
+use ulias_core::store::{GroupMember, Store};
 
-use super::{Guard, Guarded};
+use super::{Community, Guard, Guarded};
 use crate::i18n::arg;
 use crate::telegram::edge::clip;
 use crate::telegram::error::HandlerError;
-use crate::telegram::{App, TgBot};
+use crate::telegram::{Common, Roles, TgBot};
 
 /// The samples every group's model starts from (ours, written for crypto
 /// communities); the team's labels are added to them.
@@ -25,24 +26,31 @@ const SEED_HAM: &str = include_str!("../../../../fixtures/spam/crypto-ham.txt");
 
 /// Loads the groups' protection before the bot takes updates. When it
 /// cannot, the team is told the groups are not protected, and a loop tries
-/// again every `engine.notify_seconds` (and tells the team once it works):
-/// the groups are never left unguarded in silence.
-pub async fn guard(app: &Arc<App>) -> Option<tokio::task::JoinHandle<()>> {
-    let error = match Guard::load(app).await {
+/// again every `retry` (`engine.notify_seconds`, and tells the team once it
+/// works): the groups are never left unguarded in silence.
+pub async fn guard(
+    common: &Arc<Common>,
+    roles: &Arc<Roles>,
+    community: &Arc<Community>,
+    retry: Duration,
+) -> Option<tokio::task::JoinHandle<()>> {
+    let error = match community.load(common).await {
         Ok(()) => return None,
         Err(error) => error,
     };
     tracing::error!(%error, "the community groups are not protected; trying again");
-    let text = app.texts.with("groups-unprotected", &[arg("error", error)]);
-    tell_team(app, text).await;
-    let app = app.clone();
+    let text = common
+        .texts
+        .with("groups-unprotected", &[arg("error", error)]);
+    tell_team(&common.bot, roles, text).await;
+    let (common, roles, community) = (common.clone(), roles.clone(), community.clone());
     Some(tokio::spawn(async move {
-        let every = std::time::Duration::from_secs(app.settings.engine.notify_seconds);
         loop {
-            tokio::time::sleep(every).await;
-            match Guard::load(&app).await {
+            tokio::time::sleep(retry).await;
+            match community.load(&common).await {
                 Ok(()) => {
-                    tell_team(&app, app.texts.get("groups-protected")).await;
+                    let text = common.texts.get("groups-protected");
+                    tell_team(&common.bot, &roles, text).await;
                     return;
                 }
                 Err(error) => {
@@ -53,53 +61,46 @@ pub async fn guard(app: &Arc<App>) -> Option<tokio::task::JoinHandle<()>> {
     }))
 }
 
-async fn tell_team(app: &App, text: String) {
-    let Some(team) = app.roles.team_chat else {
+async fn tell_team(bot: &TgBot, roles: &Roles, text: String) {
+    let Some(team) = roles.team_chat else {
         return;
     };
-    if let Err(error) = app.bot.send_message(ChatId(team), clip(&text)).await {
+    if let Err(error) = bot.send_message(ChatId(team), clip(&text)).await {
         tracing::warn!(%error, "could not tell the team about the groups' protection");
     }
 }
 
-impl Guard {
-    /// No group yet; [`Guard::load`] fills it.
-    pub fn empty() -> Self {
-        Self {
-            groups: Mutex::new(HashMap::new()),
-        }
-    }
-
+impl Community {
     /// Builds each group's policy: its settings, its admins (asked of
     /// Telegram), and the model trained on our samples and the team's.
-    pub async fn load(app: &App) -> Result<(), HandlerError> {
-        let model = Arc::new(train(app).await?);
-        for configured in &app.settings.telegram.groups {
+    pub async fn load(&self, common: &Common) -> Result<(), HandlerError> {
+        let store = &common.store;
+        let model = Arc::new(train(store).await?);
+        for configured in &self.groups {
             let chat = configured.chat_id;
             if let Some(id) = configured.operation {
-                let bound = app
-                    .store
-                    .bind_group(chat, OperationId::new(id), "settings", app.clock.now())
+                let bound = store
+                    .bind_group(chat, OperationId::new(id), "settings", common.clock.now())
                     .await;
                 if let Err(error) = bound {
                     tracing::warn!(%error, chat, operation = id, "the group's operation from the settings is not bound");
                 }
             }
-            let operation = app.store.operation_of_group(chat).await?;
+            let operation = store.operation_of_group(chat).await?;
             let settings = effective(configured, operation.as_ref());
-            let admins = admins(&app.bot, chat).await;
+            let admins = admins(&common.bot, chat).await;
             let policy = CompiledPolicy::with_model(
-                policy_of(&settings, admins, &app.username),
+                policy_of(&settings, admins, &self.username),
                 model.clone(),
             )?;
             let guarded = Guarded {
                 settings,
                 operation,
                 policy: Arc::new(policy),
-                state: Mutex::new(remembered(app, chat).await?),
+                state: Mutex::new(remembered(store, chat).await?),
                 names: Mutex::new(HashMap::new()),
             };
-            app.guard.lock().insert(chat, Arc::new(guarded));
+            self.guard.lock().insert(chat, Arc::new(guarded));
         }
         Ok(())
     }
@@ -107,51 +108,51 @@ impl Guard {
     /// Binds a guarded group to an operation and rebuilds its policy with
     /// the operation's official addresses (its members' state is kept).
     pub(super) async fn rebind(
-        app: &App,
+        &self,
+        store: &Store,
         chat: i64,
         operation: Operation,
     ) -> Result<(), HandlerError> {
-        let Some(guarded) = app.guard.get(chat) else {
+        let Some(guarded) = self.guard.get(chat) else {
             return Ok(());
         };
-        let Some(configured) = app
-            .settings
-            .telegram
-            .groups
-            .iter()
-            .find(|g| g.chat_id == chat)
-        else {
+        let Some(configured) = self.groups.iter().find(|g| g.chat_id == chat) else {
             return Ok(());
         };
         let settings = effective(configured, Some(&operation));
-        let model = Arc::new(train(app).await?);
+        let model = Arc::new(train(store).await?);
         let policy = CompiledPolicy::with_model(
             policy_of(
                 &settings,
                 guarded.policy.policy.admins.clone(),
-                &app.username,
+                &self.username,
             ),
             model,
         )?;
         let renewed = guarded.renewed(settings, Some(operation), policy);
-        app.guard.lock().insert(chat, Arc::new(renewed));
+        self.guard.lock().insert(chat, Arc::new(renewed));
         Ok(())
+    }
+}
+
+impl Guard {
+    /// No group yet; [`Community::load`] fills it.
+    pub fn empty() -> Self {
+        Self {
+            groups: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Retrains every group's model (after the team labelled a message).
-    pub(super) async fn retrain(app: &App) -> Result<(), HandlerError> {
-        let model = Arc::new(train(app).await?);
-        let groups: Vec<(i64, Arc<Guarded>)> = app
-            .guard
-            .lock()
-            .iter()
-            .map(|(k, v)| (*k, v.clone()))
-            .collect();
+    pub(super) async fn retrain(&self, store: &Store) -> Result<(), HandlerError> {
+        let model = Arc::new(train(store).await?);
+        let groups: Vec<(i64, Arc<Guarded>)> =
+            self.lock().iter().map(|(k, v)| (*k, v.clone())).collect();
         for (chat, guarded) in groups {
             let policy = CompiledPolicy::with_model(guarded.policy.policy.clone(), model.clone())?;
             let renewed =
                 guarded.renewed(guarded.settings.clone(), guarded.operation.clone(), policy);
-            app.guard.lock().insert(chat, Arc::new(renewed));
+            self.lock().insert(chat, Arc::new(renewed));
         }
         Ok(())
     }
@@ -216,9 +217,9 @@ fn effective(configured: &GroupSettings, operation: Option<&Operation>) -> Group
 
 /// A group's state as the store remembers it: each member's trust,
 /// penalties and first message (the rest is recent and starts empty).
-async fn remembered(app: &App, chat: i64) -> Result<GroupState, HandlerError> {
+async fn remembered(store: &Store, chat: i64) -> Result<GroupState, HandlerError> {
     let mut state = GroupState::default();
-    for kept in app.store.group_members(chat).await? {
+    for kept in store.group_members(chat).await? {
         let member = state.member(kept.user_id);
         member.clean = kept.clean;
         member.strikes_ever = kept.strikes_ever;
@@ -237,8 +238,8 @@ pub(super) fn kept_of(state: &GroupState, user: i64) -> Option<GroupMember> {
     })
 }
 
-async fn train(app: &App) -> Result<SpamModel, HandlerError> {
-    let (mut spam, mut ham) = app.store.spam_corpus().await?;
+async fn train(store: &Store) -> Result<SpamModel, HandlerError> {
+    let (mut spam, mut ham) = store.spam_corpus().await?;
     spam.extend(lines(SEED_SPAM));
     ham.extend(lines(SEED_HAM));
     // Thousands of samples take a fraction of a second: off the async threads.
