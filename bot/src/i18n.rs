@@ -147,6 +147,7 @@ pub const KEYS: &[&str] = &[
     "group-shortlist-line",
     "publication-unknown",
     "publication-failed",
+    "publication-not-pinned",
     "button-resend",
     "publication-resent",
     "report-title",

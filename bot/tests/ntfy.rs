@@ -510,7 +510,12 @@ async fn a_ceo_who_never_started_the_bot_is_told_by_ntfy_and_decisions_still_rea
 
     let told = fake
         .wait_for(
-            |m| m.topic == ALERTS && m.request["message"].as_str().is_some_and(|t| t.contains("@ulias_test_bot")),
+            |m| {
+                m.topic == ALERTS
+                    && m.request["message"]
+                        .as_str()
+                        .is_some_and(|t| t.contains("@ulias_test_bot"))
+            },
             WAIT,
         )
         .await;

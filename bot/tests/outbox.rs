@@ -184,13 +184,8 @@ async fn a_send_whose_answer_never_comes_ends_unknown_and_send_again_twice_sends
     s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&alert), &resend);
     s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&alert), &resend);
 
-    s.tg.wait_for(
-        "answerCallbackQuery",
-        |p| p["text"] == "Elle est déjà en cours d'envoi.",
-        WAIT,
-    )
-    .await
-    .expect("the second press is told it is on its way");
+    s.message_containing(TEAM_CHAT, "Elle est déjà en cours d'envoi.")
+        .await;
     eventually("the post sent again", || async {
         (posts_in_group(&s).len() == 2).then_some(())
     })
@@ -244,5 +239,41 @@ async fn a_thread_refused_at_part_two_resumes_at_part_two_when_sent_again() {
         .unwrap();
     assert_eq!(publication.status, PublicationStatus::Sent);
     assert_eq!(s.store().sent_parts(publication.id).await.unwrap().len(), 3);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_post_telegram_refuses_to_pin_is_recorded_as_sent_and_never_sent_again() {
+    use ulias_tests::fake_telegram::Right;
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    pinned_post(&db.store).await;
+    let s = Surface::start_in_world(
+        db,
+        Locale::Fr,
+        Vec::new(),
+        |tg| tg.add_bot_admin(GROUP, &[Right::DeleteMessages, Right::RestrictMembers]),
+        |all| all.telegram.groups = vec![community()],
+    )
+    .await;
+
+    let preview = s.message_containing(TEAM_CHAT, "Validation #1").await;
+    let approve = button_data(&preview)[0].clone();
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
+
+    s.message_containing(TEAM_CHAT, "refusé de l'épingler")
+        .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(
+        posts_in_group(&s).len(),
+        1,
+        "sent once, not again for the pin"
+    );
+    let publication = s
+        .store()
+        .publication(ulias_core::domain::PublicationId::new(1))
+        .await
+        .unwrap();
+    assert_eq!(publication.status, PublicationStatus::Sent);
     s.stop().await;
 }

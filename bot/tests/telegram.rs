@@ -577,8 +577,17 @@ async fn in_webhook_mode_updates_come_by_https_post_and_need_the_secret() {
         .iter()
         .filter_map(serde_json::Value::as_str)
         .collect();
-    for kind in ["message", "edited_message", "callback_query", "chat_member", "my_chat_member"] {
-        assert!(asked.contains(&kind), "{kind} is asked for as in polling: {asked:?}");
+    for kind in [
+        "message",
+        "edited_message",
+        "callback_query",
+        "chat_member",
+        "my_chat_member",
+    ] {
+        assert!(
+            asked.contains(&kind),
+            "{kind} is asked for as in polling: {asked:?}"
+        );
     }
 
     let update = json!({"update_id": 7, "message": {
@@ -672,7 +681,8 @@ async fn a_press_is_answered_before_its_work_is_done() {
     let preview = s.message_containing(TEAM_CHAT, "Validation #1").await;
     let approve = button_data(&preview)[0].clone();
 
-    let query = s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
+    let query =
+        s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
     s.message_containing(TEAM_CHAT, "Approuvé par bob").await;
 
     let calls = s.tg.calls();
@@ -689,7 +699,10 @@ async fn a_press_is_answered_before_its_work_is_done() {
                     .is_some_and(|t| t.contains("Approuvé par bob"))
         })
         .expect("the preview shows who approved");
-    assert!(answered < edited, "answered at {answered}, edited at {edited}");
+    assert!(
+        answered < edited,
+        "answered at {answered}, edited at {edited}"
+    );
     s.stop().await;
 }
 
@@ -726,14 +739,16 @@ async fn an_album_with_an_unreachable_image_is_shown_as_text_and_the_next_valida
     let s = Surface::start_on(db, Locale::Fr, Vec::new()).await;
 
     let album = s.message_containing(TEAM_CHAT, "Validation #1").await;
-    assert!(!button_data(&album).is_empty(), "the album can still be decided");
+    assert!(
+        !button_data(&album).is_empty(),
+        "the album can still be decided"
+    );
     s.message_containing(TEAM_CHAT, "Validation #2").await;
-    let refused = s
-        .tg
-        .calls()
-        .into_iter()
-        .filter(|c| c.method == "sendMediaGroup" && c.refused)
-        .count();
+    let refused =
+        s.tg.calls()
+            .into_iter()
+            .filter(|c| c.method == "sendMediaGroup" && c.refused)
+            .count();
     assert_eq!(refused, 1, "Telegram could not fetch the images");
     s.stop().await;
 }

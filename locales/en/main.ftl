@@ -150,6 +150,7 @@ group-shortlist-title = Possible moderators for { $group } this week:
 group-shortlist-line = • { $user }: { $clean } clean messages over { $weeks } weeks, never moderated
 publication-unknown = ⚠️ Publication #{ $id } ({ $target }) was interrupted while sending: it may or may not have gone out. Check, then send it again only if it is missing.
 publication-failed = ❌ Publication #{ $id } ({ $target }) not sent: { $error }
+publication-not-pinned = 📌 Publication #{ $id } ({ $target }) was sent but Telegram refused to pin it: pin it by hand (and give me the right to pin).
 button-resend = 🔁 Send again
 publication-resent = Sending it again.
 

@@ -150,6 +150,7 @@ group-shortlist-title = Modérateurs possibles pour { $group } cette semaine :
 group-shortlist-line = • { $user } : { $clean } messages propres en { $weeks } semaines, jamais modéré
 publication-unknown = ⚠️ Publication #{ $id } ({ $target }) interrompue pendant l'envoi : elle est peut-être partie, peut-être pas. Vérifiez, puis renvoyez-la seulement si elle manque.
 publication-failed = ❌ Publication #{ $id } ({ $target }) non envoyée : { $error }
+publication-not-pinned = 📌 La publication #{ $id } ({ $target }) est partie mais Telegram a refusé de l'épingler : épinglez-la à la main (et donnez-moi le droit d'épingler).
 button-resend = 🔁 Renvoyer
 publication-resent = Elle repart.
 

@@ -12,20 +12,21 @@ use secrecy::ExposeSecret;
 use teloxide::adaptors::throttle::Limits;
 use teloxide::dptree::di::DependencyMap;
 use teloxide::prelude::*;
-use teloxide::update_listeners::Polling;
+use teloxide::types::AllowedUpdate;
+use teloxide::update_listeners::{Polling, UpdateListener, webhooks};
 use ulias_agents::engine::Engine;
 use ulias_agents::model::Timeouts;
 use ulias_agents::pools::Pools;
 use ulias_core::clock::SharedClock;
-use ulias_core::settings::{BudgetSettings, CeoSettings, Settings, UpdateMode};
+use ulias_core::settings::{BudgetSettings, CeoSettings, Settings, UpdateMode, WebhookSettings};
 use ulias_core::store::Store;
 
 use super::groups::Community;
 use super::loops::{engine_loop, groups_loop, send_pushes};
 use super::publishers::Outlets;
 use super::{
-    ChatState, Common, Roles, StoreStorage, Work, alerter, commands, engine_config, groups,
-    handler_tree, limits, log_channel, notify, outbox, phone,
+    ChatState, Common, Roles, StoreStorage, TgBot, Work, alerter, commands, engine_config, groups,
+    handler_tree, limits, log_channel, notify, outbox, phone, startup,
 };
 use crate::i18n::Texts;
 use crate::ntfy::Ntfy;
@@ -65,6 +66,44 @@ impl Parts {
             self.storage.clone()
         ]
     }
+}
+
+/// The updates the bot asks Telegram for, by polling and webhook alike
+/// (`chat_member` only reaches a bot that asks for it).
+const ALLOWED_UPDATES: [AllowedUpdate; 5] = [
+    AllowedUpdate::Message,
+    AllowedUpdate::EditedMessage,
+    AllowedUpdate::CallbackQuery,
+    AllowedUpdate::ChatMember,
+    AllowedUpdate::MyChatMember,
+];
+
+/// Registers the webhook with [`ALLOWED_UPDATES`] (teloxide's own setup
+/// drops them) and serves it: updates are checked against the secret.
+async fn webhook_listener(
+    bot: &TgBot,
+    webhook: &WebhookSettings,
+) -> anyhow::Result<impl UpdateListener<Err = std::convert::Infallible>> {
+    let mut options = webhooks::Options::new(webhook.listen, webhook.public_url.clone());
+    if let Some(secret) = &webhook.secret_token {
+        options = options.secret_token(secret.expose_secret().to_owned());
+    }
+    let secret = options.get_or_gen_secret_token().to_owned();
+    bot.set_webhook(webhook.public_url.clone())
+        .allowed_updates(ALLOWED_UPDATES)
+        .secret_token(secret)
+        .await?;
+    let (listener, stopped, router) = webhooks::axum_no_setup(options);
+    let socket = tokio::net::TcpListener::bind(webhook.listen).await?;
+    tokio::spawn(async move {
+        let served = axum::serve(socket, router)
+            .with_graceful_shutdown(stopped)
+            .await;
+        if let Err(error) = served {
+            tracing::error!(%error, "the webhook server stopped");
+        }
+    });
+    Ok(listener)
 }
 
 /// How long one `getUpdates` waits for updates.
@@ -117,6 +156,11 @@ impl Application {
         commands::register(bot).await;
         let guarding =
             groups::guard(&parts.common, &parts.roles, &parts.community, notify_every).await;
+        let checks = {
+            let (common, roles) = (parts.common.clone(), parts.roles.clone());
+            let (community, ntfy) = (parts.community.clone(), parts.ntfy.is_some());
+            tokio::spawn(async move { startup::check(&common, &roles, &community, ntfy).await })
+        };
         let (stop_outbox, outbox_stopped) = tokio::sync::watch::channel(false);
         let outbox = tokio::spawn(outbox::run(
             parts.common.clone(),
@@ -135,23 +179,20 @@ impl Application {
         let listen = async {
             match (&settings.telegram.mode, &settings.telegram.webhook) {
                 (UpdateMode::Webhook, Some(webhook)) => {
-                    let mut options = teloxide::update_listeners::webhooks::Options::new(
-                        webhook.listen,
-                        webhook.public_url.clone(),
-                    );
-                    if let Some(secret) = &webhook.secret_token {
-                        options = options.secret_token(secret.expose_secret().to_owned());
-                    }
-                    let listener = teloxide::update_listeners::webhooks::axum(bot.clone(), options)
+                    let listener = webhook_listener(bot, webhook)
                         .await
                         .context("Failed to set the Telegram webhook")?;
                     dispatcher
                         .dispatch_with_listener(listener, LoggingErrorHandler::new())
                         .await;
+                    if let Err(error) = bot.delete_webhook().await {
+                        tracing::warn!(%error, "could not delete the webhook");
+                    }
                 }
                 _ => {
                     let listener = Polling::builder(bot.clone())
                         .timeout(LONG_POLL)
+                        .allowed_updates(ALLOWED_UPDATES.to_vec())
                         .delete_webhook()
                         .await
                         .build();
@@ -194,7 +235,7 @@ impl Application {
             }
         };
         let (listened, ()) = tokio::join!(listen, stop);
-        for task in tasks.into_iter().chain(guarding) {
+        for task in tasks.into_iter().chain(guarding).chain([checks]) {
             task.abort();
         }
         // The publishers finish the job in hand (never left half-sent), within

@@ -39,6 +39,11 @@ pub enum Button {
         interaction: i64,
         run: bool,
     },
+    /// A newcomer's answer to their captcha.
+    Captcha {
+        user: i64,
+        answer: i64,
+    },
 }
 
 /// What the CEO does with a proposal.
@@ -80,6 +85,7 @@ impl Button {
             Self::Proposal { proposal, choice } => format!("p:{proposal}:{}", choice.index()),
             Self::Forget(entry) => format!("pf:{entry}"),
             Self::Takeover { interaction, run } => format!("tk:{interaction}:{}", u8::from(run)),
+            Self::Captcha { user, answer } => format!("cap:{user}:{answer}"),
         }
     }
 }
@@ -112,6 +118,10 @@ impl FromStr for Button {
             ("tk", Some(Ok(run @ 0..=1))) => Self::Takeover {
                 interaction: id,
                 run: run == 1,
+            },
+            ("cap", Some(Ok(answer))) => Self::Captcha {
+                user: id,
+                answer: i64::try_from(answer).map_err(|_| ())?,
             },
             ("g", Some(Ok(option))) => Self::Guess {
                 interaction: id,
@@ -160,6 +170,10 @@ mod tests {
             Button::Proposal {
                 proposal: i64::MAX,
                 choice: ProposalChoice::Later,
+            },
+            Button::Captcha {
+                user: i64::MAX,
+                answer: 17,
             },
         ] {
             let data = button.data();

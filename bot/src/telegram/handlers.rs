@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::json;
 use teloxide::dispatching::{DpHandlerDescription, UpdateFilterExt};
 use teloxide::prelude::*;
-use teloxide::types::ChatMemberUpdated;
+use teloxide::types::{ChatMemberUpdated, ReplyParameters};
 use ulias_core::settings::{BudgetSettings, CeoSettings};
 use ulias_core::store::{ActorRole, AuditEntry};
 
@@ -43,6 +43,7 @@ pub fn handler_tree() -> Handler<'static, HandlerResult, DpHandlerDescription> {
         )
         .branch(Update::filter_edited_message().endpoint(on_edited))
         .branch(Update::filter_chat_member().endpoint(on_member))
+        .branch(Update::filter_my_chat_member().endpoint(on_my_member))
         .branch(Update::filter_callback_query().endpoint(on_button))
 }
 
@@ -179,6 +180,16 @@ async fn on_member(
     groups::on_member(&common, &roles, &community.guard, &update).await
 }
 
+/// The bot was added to a chat, or its rights there changed.
+async fn on_my_member(
+    common: Arc<Common>,
+    roles: Arc<Roles>,
+    community: Arc<Community>,
+    update: ChatMemberUpdated,
+) -> HandlerResult {
+    groups::on_my_member(&common, &roles, &community.guard, &update).await
+}
+
 async fn refuse_stranger(
     common: Arc<Common>,
     community: Arc<Community>,
@@ -234,6 +245,9 @@ async fn on_button(
         common.bot.answer_callback_query(query.id.clone()).await?;
         return Ok(());
     };
+    if let Button::Captcha { user, answer } = button {
+        return on_captcha(&common, &roles, &community, &query, &press, user, answer).await;
+    }
     let allowed = match button {
         Button::Approve(_) | Button::Reject(_) | Button::Unban(_) | Button::Resend(_) => {
             roles.may_review(press.user_id)
@@ -246,6 +260,7 @@ async fn on_button(
         | Button::Proposal { .. }
         | Button::Forget(_)
         | Button::Takeover { .. } => roles.may_decide(press.user_id),
+        Button::Captcha { .. } => false,
     };
     if !allowed {
         common
@@ -270,7 +285,11 @@ async fn on_button(
             .await?;
         return Ok(());
     }
-    let answer = match button {
+    // Answered first: the presser's spinner stops at once, whatever the
+    // work takes; what the work finds is said after, as a reply.
+    common.bot.answer_callback_query(query.id.clone()).await?;
+    let notice = match button {
+        Button::Captcha { .. } => None,
         Button::Approve(id) => {
             let groups = &community.groups;
             previews::approve(&common, &work, &roles, groups, &press, id).await?
@@ -298,10 +317,35 @@ async fn on_button(
             operations::on_takeover_button(&common, &work, &press, interaction, run).await?
         }
     };
-    let mut reply = common.bot.answer_callback_query(query.id.clone());
-    if let Some(text) = answer {
-        reply = reply.text(text);
+    if let (Some(text), Some((chat, message))) = (notice, press.message) {
+        common
+            .bot
+            .send_message(ChatId(chat), text)
+            .reply_parameters(ReplyParameters::new(message).allow_sending_without_reply())
+            .await?;
     }
-    reply.await?;
     Ok(())
+}
+
+/// A captcha button: only the newcomer it was asked of may answer it.
+async fn on_captcha(
+    common: &Common,
+    roles: &Roles,
+    community: &Community,
+    query: &CallbackQuery,
+    press: &Press,
+    user: i64,
+    answer: i64,
+) -> HandlerResult {
+    if press.user_id != user {
+        common
+            .bot
+            .answer_callback_query(query.id.clone())
+            .text(common.texts.get("group-captcha-not-yours"))
+            .show_alert(true)
+            .await?;
+        return Ok(());
+    }
+    common.bot.answer_callback_query(query.id.clone()).await?;
+    groups::captcha_pressed(common, roles, &community.guard, press, answer).await
 }

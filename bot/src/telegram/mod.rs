@@ -39,6 +39,7 @@ mod proposals;
 mod publishers;
 mod retry;
 mod roles;
+mod startup;
 mod storage;
 
 use std::future::Future;

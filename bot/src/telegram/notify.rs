@@ -78,12 +78,20 @@ async fn validations(common: &Common, roles: &Roles, groups: &[GroupSettings]) -
     let Some(chat) = roles.team_chat else {
         return Ok(());
     };
+    // One that cannot be shown (tried again next time) never holds up
+    // those after it.
     for validation in common.store.unposted_validations().await? {
-        let message = post_validation(common, roles, groups, chat, &validation).await?;
-        common
-            .store
-            .set_validation_message(validation.id, chat, i64::from(message.0))
-            .await?;
+        match post_validation(common, roles, groups, chat, &validation).await {
+            Ok(message) => {
+                common
+                    .store
+                    .set_validation_message(validation.id, chat, i64::from(message.0))
+                    .await?;
+            }
+            Err(error) => {
+                tracing::warn!(%error, validation = %validation.id, "a validation could not be shown");
+            }
+        }
     }
     Ok(())
 }
@@ -95,12 +103,20 @@ async fn decisions(common: &Common, roles: &Roles, ntfy: Option<&Ntfy>) -> Handl
     for decision in common.store.unposted_decisions().await? {
         // Queued first: a decision is pushed once (the store keeps one
         // push per decision), even if posting it to the chat is retried.
+        // A chat that refuses it (the CEO never started the bot) skips
+        // neither the push nor the decisions after it.
         super::phone::push_decision(common, ntfy, &decision).await?;
-        let message = post_decision(common, chat, &decision).await?;
-        common
-            .store
-            .set_decision_message(decision.id, chat, i64::from(message.0))
-            .await?;
+        match post_decision(common, chat, &decision).await {
+            Ok(message) => {
+                common
+                    .store
+                    .set_decision_message(decision.id, chat, i64::from(message.0))
+                    .await?;
+            }
+            Err(error) => {
+                tracing::warn!(%error, decision = %decision.id, "a decision could not be shown");
+            }
+        }
     }
     Ok(())
 }

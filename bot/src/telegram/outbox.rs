@@ -101,6 +101,16 @@ async fn publish(common: &Common, roles: &Roles, outlets: &Outlets, job: &Public
             .mark_publication_sent(job.id, &external_id, common.clock.now())
             .await
             .map_err(HandlerError::from),
+        Ok(Published::SentNotPinned(external_id)) => {
+            let sent = common
+                .store
+                .mark_publication_sent(job.id, &external_id, common.clock.now())
+                .await;
+            match sent {
+                Ok(()) => tell_not_pinned(common, roles, job).await,
+                Err(store) => Err(store.into()),
+            }
+        }
         Err(error @ PublishError::Lost(_)) => {
             let unknown = common
                 .store
@@ -188,6 +198,20 @@ pub async fn x_destination(
 }
 
 /// Tells the team about a job that needs them, with a button to send it again.
+/// Tells the team a post went out but could not be pinned (no button: it
+/// is not to be sent again).
+async fn tell_not_pinned(common: &Common, roles: &Roles, job: &Publication) -> HandlerResult {
+    let Some(team) = roles.team_chat else {
+        return Ok(());
+    };
+    let text = common.texts.with(
+        "publication-not-pinned",
+        &[arg("id", job.id), arg("target", job.target)],
+    );
+    common.bot.send_message(ChatId(team), clip(&text)).await?;
+    Ok(())
+}
+
 async fn report(common: &Common, roles: &Roles, job: &Publication, key: &str) -> HandlerResult {
     let Some(team) = roles.team_chat else {
         return Ok(());

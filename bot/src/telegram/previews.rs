@@ -25,7 +25,9 @@ use crate::i18n::{Texts, arg};
 use ulias_agents::publications::Content;
 
 /// Shows a validation in the team chat: the album first when it has images,
-/// then the preview with Approve / Reject. Returns the buttons' message.
+/// then the preview with Approve / Reject. Returns the buttons' message. An
+/// album Telegram cannot send (an image it cannot fetch) is left out: the
+/// preview lists the images as links and can still be decided.
 pub async fn post_validation(
     common: &Common,
     roles: &Roles,
@@ -39,7 +41,9 @@ pub async fn post_validation(
             .iter()
             .take(10)
             .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url.clone()))));
-        common.bot.send_media_group(ChatId(chat), media).await?;
+        if let Err(error) = common.bot.send_media_group(ChatId(chat), media).await {
+            tracing::warn!(%error, validation = %validation.id, "the album could not be shown");
+        }
     }
     let keyboard = InlineKeyboardMarkup::new([[
         InlineKeyboardButton::callback(
@@ -190,8 +194,9 @@ fn preview(t: &Texts, validation: &Validation) -> String {
             )
         }
         Content::Album { images, caption } => format!(
-            "{}\n{caption}",
-            t.with("validation-album", &[arg("count", images.len())])
+            "{}\n{}\n{caption}",
+            t.with("validation-album", &[arg("count", images.len())]),
+            images.join("\n")
         ),
         Content::Site {
             url,

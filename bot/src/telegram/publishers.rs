@@ -16,8 +16,9 @@ use ulias_core::domain::{Publication, PublicationTarget, ValidationKind};
 use ulias_core::settings::{HttpSettings, XSettings};
 use ulias_core::store::{Store, StoreError};
 
-use super::edge::clip;
+use super::edge::{MAX_CAPTION, clip, clip_to};
 use super::outbox::{telegram_destination, x_destination};
+use super::retry::after_429;
 use super::{Common, Roles};
 
 /// Where approved outputs go out besides Telegram: X (its settings and
@@ -37,6 +38,8 @@ const BY_HAND: &str = "manual";
 pub enum Published {
     /// Sent: the platform's id of it (its first message or post).
     Sent(String),
+    /// Sent, but Telegram refused to pin it: never sent again for that.
+    SentNotPinned(String),
     /// Not yet: a posting rule put it back until its turn.
     Deferred,
 }
@@ -152,12 +155,23 @@ impl Publisher for TelegramPublisher<'_> {
                     .send_poll(chat, question.clone(), options)
                     .await?
             }
-            Content::Album { images, .. } => {
+            Content::Album { images, caption } => {
+                // The caption rides on the first image, cut to Telegram's
+                // 1,024 UTF-16 units.
                 let images: Vec<InputMedia> = images
                     .iter()
                     .filter_map(|u| u.parse().ok())
                     .take(10)
-                    .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url))))
+                    .enumerate()
+                    .map(|(index, url)| {
+                        let photo = InputMediaPhoto::new(InputFile::url(url));
+                        InputMedia::Photo(match index {
+                            0 if !caption.is_empty() => {
+                                photo.caption(clip_to(caption, MAX_CAPTION))
+                            }
+                            _ => photo,
+                        })
+                    })
                     .collect();
                 let sent = common.bot.send_media_group(chat, images).await?;
                 sent.into_iter().next().ok_or_else(|| {
@@ -171,7 +185,14 @@ impl Publisher for TelegramPublisher<'_> {
             }
             Content::Pinned { text } => {
                 let message = common.bot.send_message(chat, clip(text)).await?;
-                common.bot.pin_chat_message(chat, message.id).await?;
+                let bot = &common.bot;
+                let pinned =
+                    after_429(|| async { bot.pin_chat_message(chat, message.id).await }).await;
+                if let Err(error) = pinned {
+                    tracing::warn!(%error, publication = %job.id, "sent but not pinned");
+                    let id = format!("{}:{}", chat.0, message.id.0);
+                    return Ok(Published::SentNotPinned(id));
+                }
                 message
             }
             other => {

@@ -10,26 +10,37 @@
 //! # Layout
 //! - [`registry`]: the guarded groups, their policies and the spam model
 //!   (load, rebind, retrain).
-//! - [`moderation`]: judging messages and members and carrying out the
-//!   verdicts, ban reports, `/spam`, unban, the groups' own time.
+//! - [`moderation`]: judging messages, members and captcha presses, the
+//!   groups' own time.
+//! - [`actions`]: the verdicts carried out through the bot, ban reports.
+//! - [`labels`]: the team's `/spam` and Unban.
+//! - [`rights`]: what the bot may do in each group, told to the team.
+//! - [`shortlist`]: the weekly moderator shortlist.
 //! - [`questions`]: questions queued for the TG Bot agent, `/bind`.
 
+mod actions;
+mod labels;
 mod moderation;
 mod questions;
 mod registry;
+mod rights;
+mod shortlist;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use teloxide::types::{ChatPermissions, MessageId};
 use ulias_antispam::{CompiledPolicy, GroupState};
 use ulias_core::domain::Operation;
 use ulias_core::settings::GroupSettings;
 
 use super::limits::Limits;
 
-pub use self::moderation::{on_member, on_message, tick, unban};
+pub use self::labels::unban;
+pub use self::moderation::{captcha_pressed, on_member, on_message, tick};
 pub use self::questions::{ASKED, allowances};
 pub use self::registry::guard;
+pub use self::rights::{check_rights, on_my_member};
 
 /// Where a group question's task keeps the message to answer.
 pub(super) const REPLY_TO: &str = "reply_to";
@@ -53,6 +64,12 @@ struct Guarded {
     /// The name each member was last seen with: Telegram sends no update
     /// when a name changes, so a changed name is noticed on the next message.
     names: Mutex<HashMap<i64, String>>,
+    /// Each open captcha's message, by newcomer: deleted once answered or
+    /// expired (shared with the group's renewed copies).
+    captcha_messages: Arc<Mutex<HashMap<i64, MessageId>>>,
+    /// The group's own default member permissions, read with `getChat`
+    /// when first needed: what a released newcomer gets back.
+    defaults: Arc<Mutex<Option<ChatPermissions>>>,
 }
 
 /// The community side: the guarded groups as configured and as loaded,

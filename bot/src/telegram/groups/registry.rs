@@ -99,6 +99,8 @@ impl Community {
                 policy: Arc::new(policy),
                 state: Mutex::new(remembered(store, chat).await?),
                 names: Mutex::new(HashMap::new()),
+                captcha_messages: Arc::default(),
+                defaults: Arc::default(),
             };
             self.guard.lock().insert(chat, Arc::new(guarded));
         }
@@ -199,6 +201,8 @@ impl Guarded {
                     .unwrap_or_else(PoisonError::into_inner)
                     .clone(),
             ),
+            captcha_messages: self.captcha_messages.clone(),
+            defaults: self.defaults.clone(),
         }
     }
 }
