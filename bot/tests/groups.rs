@@ -270,7 +270,7 @@ async fn a_restricted_newcomer_passes_the_captcha_by_pressing_the_right_button()
         "can_send_photos": true, "can_send_videos": false, "can_send_video_notes": false,
         "can_send_voice_notes": false, "can_send_polls": false, "can_send_other_messages": true,
         "can_add_web_page_previews": false, "can_change_info": false, "can_invite_users": true,
-        "can_pin_messages": false, "can_manage_topics": false, "can_react_to_messages": true,
+        "can_pin_messages": false, "can_manage_topics": false,
     });
     s.tg.set_chat_permissions(GROUP, defaults.clone());
     let newcomer = member(9301, "Nina");

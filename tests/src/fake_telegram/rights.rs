@@ -32,17 +32,33 @@ impl Right {
     }
 }
 
+/// The fields of the Bot API's `ChatPermissions`.
+const PERMISSION_FLAGS: [&str; 14] = [
+    "can_send_messages",
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+    "can_change_info",
+    "can_invite_users",
+    "can_pin_messages",
+    "can_manage_topics",
+];
+
 /// The permissions a new supergroup gives its members.
 pub(super) fn default_permissions() -> Value {
     let mut permissions = Map::new();
-    for flag in RESTRICTED_FLAGS {
-        if flag != "is_member" {
-            let granted = !matches!(
-                flag,
-                "can_change_info" | "can_pin_messages" | "can_manage_topics"
-            );
-            permissions.insert(flag.to_owned(), json!(granted));
-        }
+    for flag in PERMISSION_FLAGS {
+        let granted = !matches!(
+            flag,
+            "can_change_info" | "can_pin_messages" | "can_manage_topics"
+        );
+        permissions.insert(flag.to_owned(), json!(granted));
     }
     Value::Object(permissions)
 }
@@ -204,11 +220,9 @@ impl World {
             .and_then(Value::as_object)
             .ok_or_else(|| bad("can't parse chat permissions"))?;
         let mut permissions = Map::new();
-        for flag in RESTRICTED_FLAGS {
-            if flag != "is_member" {
-                let granted = given.get(flag).and_then(Value::as_bool).unwrap_or(false);
-                permissions.insert(flag.to_owned(), json!(granted));
-            }
+        for flag in PERMISSION_FLAGS {
+            let granted = given.get(flag).and_then(Value::as_bool).unwrap_or(false);
+            permissions.insert(flag.to_owned(), json!(granted));
         }
         self.permissions.insert(chat_id, Value::Object(permissions));
         Ok(json!(true))
