@@ -751,6 +751,17 @@ async fn a_bot_without_delete_rights_is_reported_to_the_team_at_start() {
     assert!(text.contains("supprimer"), "{text}");
     assert!(text.contains("épingler"), "{text}");
     assert!(!text.contains("restreindre"), "it may restrict: {text}");
+
+    // Made a full moderator, then demoted to deleting only: told again.
+    s.tg.add_bot_admin(GROUP, &[Right::DeleteMessages]);
+    s.tg.bot_added(GROUP, &teammate());
+    let again = eventually("the team told of the new rights", || async {
+        s.tg.sent_texts(TEAM_CHAT)
+            .into_iter()
+            .find(|t| t.contains("PEPE2 community") && t.contains("restreindre"))
+    })
+    .await;
+    assert!(!again.contains("supprimer"), "{again}");
     s.stop().await;
 }
 
