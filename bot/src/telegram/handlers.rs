@@ -277,13 +277,7 @@ async fn on_button(
                 common.clock.now(),
             )
             .await?;
-        common
-            .bot
-            .answer_callback_query(query.id.clone())
-            .text(common.texts.get("not-allowed"))
-            .show_alert(true)
-            .await?;
-        return Ok(());
+        return refuse_press(&common, &query, "not-allowed").await;
     }
     // Answered first: the presser's spinner stops at once, whatever the
     // work takes; what the work finds is said after, as a reply.
@@ -327,6 +321,17 @@ async fn on_button(
     Ok(())
 }
 
+/// Answers a press that does nothing with an alert saying why.
+async fn refuse_press(common: &Common, query: &CallbackQuery, key: &str) -> HandlerResult {
+    common
+        .bot
+        .answer_callback_query(query.id.clone())
+        .text(common.texts.get(key))
+        .show_alert(true)
+        .await?;
+    Ok(())
+}
+
 /// A captcha button: only the newcomer it was asked of may answer it.
 async fn on_captcha(
     common: &Common,
@@ -338,13 +343,7 @@ async fn on_captcha(
     answer: i64,
 ) -> HandlerResult {
     if press.user_id != user {
-        common
-            .bot
-            .answer_callback_query(query.id.clone())
-            .text(common.texts.get("group-captcha-not-yours"))
-            .show_alert(true)
-            .await?;
-        return Ok(());
+        return refuse_press(common, query, "group-captcha-not-yours").await;
     }
     common.bot.answer_callback_query(query.id.clone()).await?;
     groups::captcha_pressed(common, roles, &community.guard, press, answer).await

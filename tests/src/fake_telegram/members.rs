@@ -84,7 +84,7 @@ impl World {
         let user = self.user_json(user_id);
         let mut member = member_with_status(user.clone(), "restricted");
         let mut all = true;
-        for flag in RESTRICTED_FLAGS {
+        for flag in restricted_flags() {
             if flag == "is_member" {
                 continue;
             }
@@ -135,25 +135,13 @@ pub(super) fn administrator(user: Value) -> Value {
     admin
 }
 
-/// The boolean fields of a `restricted` `ChatMember`.
-pub(super) const RESTRICTED_FLAGS: [&str; 16] = [
-    "is_member",
-    "can_send_messages",
-    "can_send_audios",
-    "can_send_documents",
-    "can_send_photos",
-    "can_send_videos",
-    "can_send_video_notes",
-    "can_send_voice_notes",
-    "can_send_polls",
-    "can_send_other_messages",
-    "can_add_web_page_previews",
-    "can_change_info",
-    "can_invite_users",
-    "can_pin_messages",
-    "can_manage_topics",
-    "can_react_to_messages",
-];
+/// The boolean fields of a `restricted` `ChatMember`: membership, the
+/// `ChatPermissions` fields, and reactions.
+pub(super) fn restricted_flags() -> impl Iterator<Item = &'static str> {
+    std::iter::once("is_member")
+        .chain(PERMISSION_FLAGS)
+        .chain(std::iter::once("can_react_to_messages"))
+}
 
 /// A `ChatMember` with the fields its status requires.
 pub(super) fn member_with_status(user: Value, status: &str) -> Value {
@@ -162,7 +150,7 @@ pub(super) fn member_with_status(user: Value, status: &str) -> Value {
         "kicked" => member["until_date"] = json!(0),
         "restricted" => {
             member["until_date"] = json!(0);
-            for flag in RESTRICTED_FLAGS {
+            for flag in restricted_flags() {
                 member[flag] = json!(flag == "is_member");
             }
         }

@@ -76,6 +76,7 @@ use self::files::unreachable_media;
 use self::http::*;
 use self::members::*;
 use self::messages::*;
+use self::rights::PERMISSION_FLAGS;
 
 pub use self::rights::Right;
 

@@ -33,7 +33,7 @@ impl Right {
 }
 
 /// The fields of the Bot API's `ChatPermissions`.
-const PERMISSION_FLAGS: [&str; 14] = [
+pub(super) const PERMISSION_FLAGS: [&str; 14] = [
     "can_send_messages",
     "can_send_audios",
     "can_send_documents",
