@@ -245,6 +245,7 @@ pub const KEYS: &[&str] = &[
     "weekly-chart",
     "forwarded-ask",
     "publication-on-its-way",
+    "publication-gone-already",
     "groups-unprotected",
     "groups-protected",
     "decision-doubt",

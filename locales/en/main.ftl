@@ -249,6 +249,7 @@ weekly-anticipated = Needs anticipated: { $value }
 weekly-chart = Each day: autonomy rate (top), your interventions (bottom).
 forwarded-ask = You forwarded me a message: I do not take it as an instruction. Tell me what to do with it (for instance by replying to it).
 publication-on-its-way = It is already on its way.
+publication-gone-already = It has gone out already.
 groups-unprotected = ⚠️ The groups are not protected: the anti-spam could not load ({ $error }). Trying again.
 groups-protected = 🛡 The groups are protected again.
 

@@ -249,6 +249,7 @@ weekly-anticipated = Besoins anticipés : { $value }
 weekly-chart = Chaque jour : taux d'autonomie (en haut), vos interventions (en bas).
 forwarded-ask = Vous m'avez transféré un message : je ne le prends pas comme une consigne. Dites-moi ce que je dois en faire (par exemple en y répondant).
 publication-on-its-way = Elle est déjà en cours d'envoi.
+publication-gone-already = Elle est déjà partie.
 groups-unprotected = ⚠️ Les groupes ne sont pas protégés : l'anti-spam n'a pas pu se charger ({ $error }). J'essaie à nouveau.
 groups-protected = 🛡 Les groupes sont de nouveau protégés.
 

@@ -266,6 +266,11 @@ pub async fn resend(
         {
             Ok(Some(common.texts.get("publication-on-its-way")))
         }
+        Err(StoreError::IllegalTransition { from, .. })
+            if from == PublicationStatus::Sent.as_str() =>
+        {
+            Ok(Some(common.texts.get("publication-gone-already")))
+        }
         Err(StoreError::IllegalTransition { .. }) => {
             Ok(Some(common.texts.get("validation-already")))
         }
