@@ -251,6 +251,24 @@ async fn a_link_leading_out_of_the_workspace_is_refused_for_reading_and_writing(
 }
 
 #[tokio::test]
+async fn the_git_folder_cannot_be_read_or_written_so_no_hook_can_be_planted() {
+    let f = fixture();
+    let h = harness(&f, vec![]).await;
+    let task = h.claimed_task("coder", json!({})).await;
+    let ctx = context(&h, &task, "coder", &ReadLog::default());
+
+    let read = call(&h, &ctx, "repo_read", json!({"path": ".git/config"}))
+        .await
+        .unwrap_err();
+    let hook = json!({"path": ".git/hooks/post-checkout", "content": "#!/bin/sh\ntouch pwned\n"});
+    let write = call(&h, &ctx, "repo_write", hook).await.unwrap_err();
+
+    assert!(read.contains("inside a .git folder"), "{read}");
+    assert!(write.contains("inside a .git folder"), "{write}");
+    assert!(!f.repo.join(".git/hooks/post-checkout").exists());
+}
+
+#[tokio::test]
 async fn repo_write_creates_a_new_file_and_refuses_to_overwrite_one() {
     let f = fixture();
     let h = harness(&f, vec![]).await;
@@ -364,6 +382,35 @@ async fn a_commit_on_main_is_refused_and_one_on_the_work_branch_is_made() {
         git(&f.repo, &["rev-list", "--count", "main"]).trim(),
         "1",
         "main is untouched"
+    );
+}
+
+#[tokio::test]
+async fn git_push_sends_the_work_branch_and_refuses_to_push_from_main() {
+    let f = fixture();
+    let remote = f.outside.join("remote.git");
+    git(
+        &f.outside,
+        &["init", "--quiet", "--bare", remote.to_str().unwrap()],
+    );
+    git(
+        &f.repo,
+        &["remote", "add", "origin", remote.to_str().unwrap()],
+    );
+    let h = harness(&f, vec![]).await;
+    let task = h.claimed_task("deployer", json!({})).await;
+    let ctx = context(&h, &task, "deployer", &ReadLog::default());
+
+    let from_main = call(&h, &ctx, "git_push", json!({})).await.unwrap_err();
+    let work = format!("ulias/{}", task.id.get());
+    git(&f.repo, &["switch", "--quiet", "-c", &work]);
+    let pushed = call(&h, &ctx, "git_push", json!({})).await.unwrap();
+
+    assert!(from_main.contains("`main`"), "{from_main}");
+    assert_eq!(pushed["command"], format!("git push origin {work}"));
+    assert_eq!(
+        git(&remote, &["branch", "--list", "--format=%(refname:short)"]).trim(),
+        work
     );
 }
 

@@ -2,6 +2,8 @@
 //! read. Every path an agent gives goes through [`Workspace::existing`] or
 //! [`Workspace::new_file`]: `..` is refused, links are resolved, and the
 //! result must lie under a root, so a link leading out is refused too.
+//! Nothing inside a `.git` folder is reachable: its config and hooks are
+//! commands git would run.
 
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
@@ -104,11 +106,12 @@ impl Workspace {
         Ok(missing.iter().rev().fold(real, |acc, name| acc.join(name)))
     }
 
-    /// `path` as the agent should see it: relative to its root.
+    /// `path` as the agent should give it back: relative to the first root
+    /// (where relative paths are resolved), else absolute.
     pub fn display(&self, path: &Path) -> String {
         self.roots
-            .iter()
-            .find_map(|root| path.strip_prefix(root).ok())
+            .first()
+            .and_then(|root| path.strip_prefix(root).ok())
             .filter(|relative| !relative.as_os_str().is_empty())
             .unwrap_or(path)
             .display()
@@ -133,11 +136,20 @@ impl Workspace {
     }
 
     fn check_inside(&self, real: &Path, given: &Path) -> Result<(), ToolError> {
-        if self.roots.iter().any(|root| real.starts_with(root)) {
-            Ok(())
-        } else {
-            Err(outside(given))
+        let Some(relative) = self
+            .roots
+            .iter()
+            .find_map(|root| real.strip_prefix(root).ok())
+        else {
+            return Err(outside(given));
+        };
+        if relative.components().any(|c| c.as_os_str() == ".git") {
+            return Err(ToolError::Forbidden(format!(
+                "{} is inside a .git folder: use the git tools",
+                given.display()
+            )));
         }
+        Ok(())
     }
 }
 

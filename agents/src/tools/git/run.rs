@@ -114,7 +114,15 @@ impl Git {
             ("GIT_COMMITTER_NAME", name.as_str()),
             ("GIT_COMMITTER_EMAIL", email.as_str()),
         ];
-        let args = ["commit", "--no-verify", "--quiet", "-m", message];
+        let args = [
+            "-c",
+            "commit.gpgsign=false",
+            "commit",
+            "--no-verify",
+            "--quiet",
+            "-m",
+            message,
+        ];
         let output = self.output(&args, &env).await?;
         if output.status.success() {
             return Ok(());
@@ -131,6 +139,13 @@ impl Git {
         command
             .arg("-C")
             .arg(&self.dir)
+            // Hooks and fsmonitor run commands of the repository's choosing.
+            .args([
+                "-c",
+                "core.hooksPath=/dev/null",
+                "-c",
+                "core.fsmonitor=false",
+            ])
             .args(["-c", "core.pager=cat", "-c", "color.ui=false", "--no-pager"])
             .args(args.iter().map(AsRef::as_ref))
             .env("GIT_TERMINAL_PROMPT", "0")
