@@ -149,6 +149,10 @@ impl Git {
             .args(["-c", "core.pager=cat", "-c", "color.ui=false", "--no-pager"])
             .args(args.iter().map(AsRef::as_ref))
             .env("GIT_TERMINAL_PROMPT", "0")
+            // The repository is the one resolved here, whatever our own environment says.
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_INDEX_FILE")
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .kill_on_drop(true);
