@@ -17,7 +17,7 @@ use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::runner::{Runner, RunnerConfig};
 use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::Catalogue;
-use ulias_agents::tools::ToolRegistry;
+use ulias_agents::tools::{ToolRegistry, Workspace};
 use ulias_core::clock::{Clock, ManualClock};
 use ulias_core::domain::{NewTask, Task};
 use ulias_core::settings::{BudgetSettings, PoolSettings, Settings, Tier, ToolProtocol};
@@ -43,6 +43,8 @@ pub struct Options {
     /// What the chain tools and the Scanner's checks read; none: nothing
     /// can be read (see [`offline_reader`]).
     pub chain: Option<ChainReader>,
+    /// Where the code and git tools may look; none: every path is refused.
+    pub workspace: Option<Workspace>,
 }
 
 impl Default for Options {
@@ -53,6 +55,7 @@ impl Default for Options {
             budgets: BudgetSettings::default(),
             cloud_turns: None,
             chain: None,
+            workspace: None,
         }
     }
 }
@@ -90,7 +93,10 @@ impl Harness {
         let clock = Arc::new(ManualClock::new(start()));
         let alerts = Arc::new(RecordingAlerter::default());
         let chain = options.chain.clone().unwrap_or_else(offline_reader);
-        let runner = assemble(&db, pools, &clock, &alerts, &options.budgets, chain);
+        let mut runner = assemble(&db, pools, &clock, &alerts, &options.budgets, chain.clone());
+        if let Some(workspace) = &options.workspace {
+            runner.tools = Arc::new(ToolRegistry::standard(chain, workspace));
+        }
         Self {
             db,
             llm,
@@ -142,7 +148,7 @@ pub fn assemble(
     budgets: &BudgetSettings,
     chain: ChainReader,
 ) -> Runner {
-    let tools = Arc::new(ToolRegistry::standard(chain));
+    let tools = Arc::new(ToolRegistry::standard(chain, &Workspace::none()));
     let schemas = Arc::new(OutputSchemas::build().unwrap());
     let catalogue = Arc::new(Catalogue::load(prompts_dir(), &tools, &schemas).unwrap());
     let ledger = Ledger::new(

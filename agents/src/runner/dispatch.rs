@@ -108,13 +108,19 @@ pub(crate) async fn dispatch(
         }
         Effect::Destructive if !confirmed_by_ceo(ctx, call).await? => {
             let asked = ask_confirmation(ctx, call).await?;
-            Ok(json!({
+            let mut dry = json!({
                 "dry_run": true,
                 "would_run": call.name,
                 "args": call.arguments,
                 "confirmation_decision": asked.get(),
                 "note": "destructive tools run dry until the CEO confirms this exact call; the CEO was asked",
-            }))
+            });
+            if let Some(tool) = registry.built(&call.name)
+                && let Some(command) = tool.would_run(ctx, &call.arguments).await
+            {
+                dry["command"] = json!(command);
+            }
+            Ok(dry)
         }
         _ => match registry.built(&call.name) {
             Some(tool) => tool.run(ctx, call.arguments.clone()).await,

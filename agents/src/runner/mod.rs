@@ -360,6 +360,7 @@ impl Runner {
             agent: spec.name.to_string(),
             embedder: self.embedder.clone(),
             alerter: self.alerter.clone(),
+            reads: crate::tools::ReadLog::default(),
         }
     }
 

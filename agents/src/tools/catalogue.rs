@@ -18,23 +18,11 @@ const fn publish(kind: Kind, target: To) -> Effect {
 
 /// `(name, effect, description)` of every declared tool.
 const DECLARED: &[(&str, Effect, &str)] = &[
-    ("repo_read", READ, "Read a file of a repository."),
-    ("repo_write", WRITE, "Create a new file in a repository."),
-    (
-        "repo_edit",
-        WRITE,
-        "Replace a passage of a repository file.",
-    ),
     (
         "ast_search",
         READ,
         "Find definitions and callers by syntax tree.",
     ),
-    ("grep", READ, "Search text in a repository."),
-    ("glob", READ, "List files matching a pattern."),
-    ("git_diff", READ, "Show the working changes."),
-    ("git_log", READ, "Show recent commits."),
-    ("git_commit", WRITE, "Commit the working changes."),
     ("bash", DESTRUCTIVE, "Run a shell command in the sandbox."),
     ("run_tests", READ, "Run a project's tests in the sandbox."),
     (

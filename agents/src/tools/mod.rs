@@ -8,9 +8,13 @@ mod alert;
 mod catalogue;
 mod ceo;
 mod chain;
+mod code;
 mod faq;
 mod files;
+mod git;
 mod memory;
+mod search;
+mod workspace;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -31,9 +35,15 @@ use crate::model::SharedModelClient;
 pub use alert::AlertTool;
 pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
 pub use chain::{ChainRead, ChainView, MarketRead, MarketView, TokenArgs, token_of};
+pub use code::{RepoEdit, RepoRead, RepoWrite};
 pub use faq::{FAQ_SECTION, FaqLookup};
 pub use files::{ReadFile, WriteFile, section_owner};
+pub use git::{
+    GitBranch, GitCommit, GitDiff, GitLog, GitPush, GitStatus, WORK_BRANCH_PREFIX, work_branch,
+};
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
+pub use search::{Glob, Grep};
+pub use workspace::{ReadLog, Workspace, WorkspaceError};
 
 /// The name of the tool that ends a run with the agent's output.
 pub const FINISH: &str = "finish";
@@ -117,6 +127,8 @@ pub struct ToolContext {
     /// The model client used for embeddings (memory tools).
     pub embedder: SharedModelClient,
     pub alerter: SharedAlerter,
+    /// The files this run has read, for the edit tool (one per run).
+    pub reads: ReadLog,
 }
 
 /// A tool with a `run`.
@@ -126,6 +138,10 @@ pub trait Tool: Send + Sync {
     fn spec(&self) -> &ToolSpec;
     /// Runs it with JSON arguments.
     async fn run(&self, ctx: &ToolContext, args: Value) -> Result<Value, ToolError>;
+    /// For a destructive tool's dry run: the command this call would run.
+    async fn would_run(&self, _ctx: &ToolContext, _args: &Value) -> Option<String> {
+        None
+    }
 }
 
 /// A tool written against Rust types; its schemas come from them.
@@ -139,6 +155,11 @@ pub trait TypedTool: Send + Sync + 'static {
     type Output: Serialize + JsonSchema;
 
     async fn call(&self, ctx: &ToolContext, args: Self::Args) -> Result<Self::Output, ToolError>;
+
+    /// For a destructive tool's dry run: the command this call would run.
+    async fn would_run(&self, _ctx: &ToolContext, _args: &Self::Args) -> Option<String> {
+        None
+    }
 }
 
 /// Adapts a [`TypedTool`] to [`Tool`].
@@ -176,6 +197,11 @@ impl<T: TypedTool> Tool for Typed<T> {
         let output = self.tool.call(ctx, args).await?;
         serde_json::to_value(output).map_err(|e| ToolError::Failed(e.to_string()))
     }
+
+    async fn would_run(&self, ctx: &ToolContext, args: &Value) -> Option<String> {
+        let args: T::Args = serde_json::from_value(args.clone()).ok()?;
+        self.tool.would_run(ctx, &args).await
+    }
 }
 
 /// Every tool an agent file may name: the built ones, and the declared ones
@@ -188,9 +214,21 @@ pub struct ToolRegistry {
 
 impl ToolRegistry {
     /// The full catalogue with today's built tools; the chain tools read
-    /// through `chain` (built from settings).
-    pub fn standard(chain: ChainReader) -> Self {
+    /// through `chain` (built from settings), the code and git tools stay
+    /// inside `workspace`.
+    pub fn standard(chain: ChainReader, workspace: &Workspace) -> Self {
         let built: Vec<Arc<dyn Tool>> = vec![
+            Arc::new(Typed::new(RepoRead(workspace.clone()))),
+            Arc::new(Typed::new(RepoWrite(workspace.clone()))),
+            Arc::new(Typed::new(RepoEdit(workspace.clone()))),
+            Arc::new(Typed::new(Glob(workspace.clone()))),
+            Arc::new(Typed::new(Grep(workspace.clone()))),
+            Arc::new(Typed::new(GitStatus(workspace.clone()))),
+            Arc::new(Typed::new(GitDiff(workspace.clone()))),
+            Arc::new(Typed::new(GitLog(workspace.clone()))),
+            Arc::new(Typed::new(GitBranch(workspace.clone()))),
+            Arc::new(Typed::new(GitCommit(workspace.clone()))),
+            Arc::new(Typed::new(GitPush(workspace.clone()))),
             Arc::new(Typed::new(ReadFile)),
             Arc::new(Typed::new(WriteFile)),
             Arc::new(Typed::new(MemoryStore)),

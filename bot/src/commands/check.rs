@@ -9,7 +9,7 @@ use ulias_agents::chain::ChainReader;
 use ulias_agents::scheduler::Scheduler;
 use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::{Catalogue, MAX_PROMPT_TOKENS, MAX_TOOLS};
-use ulias_agents::tools::ToolRegistry;
+use ulias_agents::tools::{ToolRegistry, Workspace};
 use ulias_core::settings::{Settings, SettingsSource, TelegramSettings};
 use ulias_core::store::{BackendKind, redact_url};
 
@@ -38,7 +38,10 @@ pub fn run(
 
 /// Loads and lints the agent files named by the settings.
 pub fn load_catalogue(settings: &Settings) -> anyhow::Result<Catalogue> {
-    let tools = ToolRegistry::standard(ChainReader::from_settings(settings)?);
+    let tools = ToolRegistry::standard(
+        ChainReader::from_settings(settings)?,
+        &Workspace::from_settings(&settings.workspace)?,
+    );
     let schemas = OutputSchemas::build()?;
     Ok(Catalogue::load(&settings.prompts_dir, &tools, &schemas)?)
 }

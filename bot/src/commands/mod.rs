@@ -120,15 +120,16 @@ pub(crate) fn build_runner_with(
     use ulias_agents::ledger::Ledger;
     use ulias_agents::runner::{Runner, RunnerConfig};
     use ulias_agents::schemas::OutputSchemas;
-    use ulias_agents::tools::ToolRegistry;
+    use ulias_agents::tools::{ToolRegistry, Workspace};
 
     Ok(Runner {
         store: store.clone(),
         clock: clock.clone(),
         catalogue: Arc::new(check::load_catalogue(settings)?),
-        tools: Arc::new(ToolRegistry::standard(ChainReader::from_settings(
-            settings,
-        )?)),
+        tools: Arc::new(ToolRegistry::standard(
+            ChainReader::from_settings(settings)?,
+            &Workspace::from_settings(&settings.workspace)?,
+        )),
         schemas: Arc::new(OutputSchemas::build()?),
         pools,
         ledger: Ledger::new(store, clock, alerter.clone(), settings.budgets.clone()),

@@ -6,6 +6,7 @@
 mod chains;
 mod load;
 mod validate;
+mod workspace;
 
 use secrecy::SecretString;
 use serde::Deserialize;
@@ -15,6 +16,7 @@ pub use chains::{
     ChainEndpoints, ChainName, ChainsSettings, TakeoverThresholds, VerdictThresholds,
 };
 pub use load::{ENV_PREFIX, Problem, SettingsError, SettingsSource};
+pub use workspace::WorkspaceSettings;
 
 text_enum! {
     /// The language of every text the bot sends.
@@ -114,6 +116,8 @@ pub struct Settings {
     pub chains: ChainsSettings,
     /// The takeover's deterministic thresholds (pre-check, day-7 verdict).
     pub takeover: TakeoverThresholds,
+    /// The folders the code and git tools may touch.
+    pub workspace: WorkspaceSettings,
 }
 
 impl Default for Settings {
@@ -133,6 +137,7 @@ impl Default for Settings {
             http: HttpSettings::default(),
             chains: ChainsSettings::default(),
             takeover: TakeoverThresholds::default(),
+            workspace: WorkspaceSettings::default(),
         }
     }
 }

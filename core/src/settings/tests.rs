@@ -371,3 +371,28 @@ fn the_model_request_timeout_is_a_setting_of_1_to_3600_seconds() {
 
     assert_eq!(problem_keys(&error), vec!["models.request_timeout_seconds"]);
 }
+
+#[test]
+fn a_relative_or_repeated_workspace_root_names_its_key() {
+    let text = "[workspace]\nroots = [\"/srv/repos\", \"repos\", \"/srv/repos\"]\ngit_timeout_seconds = 0\n";
+    let error = parse(text).unwrap_err();
+    assert_eq!(
+        problem_keys(&error),
+        [
+            "workspace.roots[1]",
+            "workspace.roots[2]",
+            "workspace.git_timeout_seconds"
+        ]
+    );
+    assert!(error.to_string().contains("absolute"), "{error}");
+}
+
+#[test]
+fn workspace_roots_can_be_set_from_the_environment() {
+    let vars = env(&[("ULIAS_WORKSPACE__ROOTS", "[\"/srv/repos\"]")]);
+    let settings = Settings::from_toml(EXAMPLE, "example", vars).unwrap();
+    assert_eq!(
+        settings.workspace.roots,
+        [std::path::PathBuf::from("/srv/repos")]
+    );
+}

@@ -45,6 +45,7 @@ impl Settings {
         check_x(&self.x, &mut problems);
         problems.0.extend(self.chains.problems());
         problems.0.extend(self.takeover.problems());
+        problems.0.extend(self.workspace.problems());
         problems.0
     }
 
