@@ -172,11 +172,14 @@ fn judge_message(
     let text = normalize::normalize(&message.text);
     let trusted = state.is_trusted(id, policy.trust_after);
     compiled.phrases.judge(&text, trusted, &mut verdict);
-    compiled
+    let tone = compiled
         .scams
         .judge(&text, &policy.allowed_domains, trusted, &mut verdict);
     if let Some(model) = compiled.model.as_deref().filter(|_| !trusted) {
         model.judge(&text, &mut verdict);
+        if tone == scam::Tone::Warning {
+            verdict.cap(Rule::Classifier, 1.0, "a warning, with no link or contact");
+        }
         let asks_the_bot = policy.bot_username.as_deref().is_some_and(|bot| {
             message
                 .text

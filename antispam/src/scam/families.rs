@@ -30,7 +30,11 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             format!("{} offering help in private or at a link", quote(Staff)),
         );
     }
-    if has(Secret) && (has(HandOver) || has(GoPrivate) || bait.any()) {
+    // "Verify your seed phrase" for the support, the airdrop, a locked
+    // balance or a prize: nothing legitimate ever checks it.
+    let demanded = has(Verify)
+        && (has(Staff) || has(OfficialEvent) || has(Threat) || has(Giveaway) || has(Bonus));
+    if has(Secret) && (has(HandOver) || has(GoPrivate) || bait.any() || demanded) {
         add(Rule::SeedPhrase, format!("asks for the {}", quote(Secret)));
     }
     if has(Wallet) && has(Repair) && (bait.link.is_some() || has(Threat) || contact) {
@@ -69,9 +73,12 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             format!("{} at a link", quote(OfficialEvent)),
         );
     }
+    // Talk of gains ("x100 from here?") is no offer: a pump needs a way
+    // out, returns, bots and testimonials a way out or a voucher.
     let testimonial = has(Credit) && has(Gain);
     let vouched = has(Credit) || has(Reassure);
-    if (has(Returns) || has(Pump) || has(Bot) || testimonial) && (reach || vouched) {
+    let promised = has(Returns) || has(Bot) || testimonial;
+    if (promised && (reach || vouched)) || (has(Pump) && reach) {
         add(
             Rule::Investment,
             format!(
@@ -86,10 +93,11 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             format!("{} paid {}", quote(Job), quote(Pay)),
         );
     }
-    if (has(Adult) || has(Gambling)) && reach {
+    let dating = has(Girls) && has(Dating);
+    if (has(Adult) || has(Gambling) || dating) && reach {
         add(
             Rule::AdultOrGambling,
-            format!("{} promoted", first(&[Adult, Gambling])),
+            format!("{} promoted", first(&[Adult, Gambling, Girls])),
         );
     }
     // "Everyone in this group, sign up here" with no link written out:
@@ -162,6 +170,65 @@ mod tests {
                 "{text}: {:?}",
                 rules_of(text)
             );
+        }
+    }
+
+    #[test]
+    fn holdout3_misses_are_caught_as_families_in_other_words() {
+        let table: &[(&str, &str)] = &[
+            (
+                "Para validar tu cuenta y desbloquear el airdrop mándame tus 12 palabras",
+                "seed_phrase",
+            ),
+            (
+                "Zur Bestätigung des Airdrops brauchen wir deinen privaten Schlüssel, ins Formular eintragen",
+                "seed_phrase",
+            ),
+            (
+                "Krypto an Betrüger verloren? Wir holen dein Geld zurück: hilfe@krypto-retter.de",
+                "fund_recovery",
+            ),
+            (
+                "Nur noch wenige Plätze im Presale, wer mitmachen will meldet sich bei mir",
+                "presale_offer",
+            ),
+            (
+                "Il reste des places en prévente, envoyez moi un message",
+                "presale_offer",
+            ),
+            (
+                "Chicas cerca de ti buscan citas esta noche, pago con cripto 👉 citas.club",
+                "adult_or_gambling",
+            ),
+            (
+                "Ищем сотрудников на удалёнку, оплата 100 USDT в день, пишите @hr_olga",
+                "job_offer",
+            ),
+        ];
+        for (text, rule) in table {
+            assert!(
+                rules_of(text).contains(rule),
+                "{text}: {:?}",
+                rules_of(text)
+            );
+        }
+    }
+
+    #[test]
+    fn price_jokes_and_warnings_in_seven_languages_fire_nothing() {
+        for text in [
+            "x100 from here? I'd be happy with a 3x honestly 😂",
+            "Se fizer 20x eu compro um carro, mas sendo realista fico feliz com 2x kkk",
+            "Those send 1 ETH get 2 back giveaways are always a scam",
+            "Ojo con los sorteos que piden enviar cripto para recibir el doble, eso siempre es timo",
+            "Les concours où il faut envoyer des cryptos pour recevoir le double, c'est une arnaque",
+            "Quem pede chave privada pra validar carteira no privado é golpe",
+            "Presale-Angebote per PN sind immer Betrug, meldet solche Leute",
+            "Раздачи, где надо отправить крипту и получить вдвое больше, это развод",
+            "Çekilişte önce kripto gönder diyorlarsa dolandırıcılıktır",
+            "It's important to keep your seed phrase offline, on paper",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
         }
     }
 
