@@ -37,7 +37,12 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     if has(Secret) && (has(HandOver) || has(GoPrivate) || bait.any() || demanded) {
         add(Rule::SeedPhrase, format!("asks for the {}", quote(Secret)));
     }
-    if has(Wallet) && has(Repair) && (bait.link.is_some() || has(Threat) || contact) {
+    // "Your wallet is flagged, check it at this link": a threat, a link,
+    // and something to do there.
+    let threatened = has(Threat) && bait.link.is_some() && (has(Verify) || has(HandOver));
+    if has(Wallet)
+        && ((has(Repair) && (bait.link.is_some() || has(Threat) || contact)) || threatened)
+    {
         add(
             Rule::WalletDrainer,
             format!("{} your {}", quote(Repair), quote(Wallet)),

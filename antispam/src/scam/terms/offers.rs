@@ -88,6 +88,12 @@ pub const GIVEAWAY: &[&str] = &[
     "sorteando",
     "çekilişi",
     "airdrop gratuit",
+    "дарим",
+    "дарю",
+    "раздаю",
+    "regalo$",
+    "schenken",
+    "hediye ediyoruz",
 ];
 
 pub const BONUS: &[&str] = &[
@@ -153,6 +159,29 @@ pub const PRESALE: &[&str] = &[
     "privatverkauf",
     "закрытый раунд",
     "закрытая продажа",
+    "token sale",
+    "token-sale",
+    "vente du token",
+    "vente de tokens",
+    "venta del token",
+    "venta de tokens",
+    "venda do token",
+    "venda de tokens",
+    "token-verkauf",
+    "tokenverkauf",
+    "продажа токен",
+    "продаже токен",
+    "продажу токен",
+    "закрытой продаж",
+    "закрытую продаж",
+    "token satışı",
+    "frühzugang",
+    "early-access",
+    "ранний доступ",
+    "erken erişim",
+    "accès anticipé",
+    "acceso anticipado",
+    "acesso antecipado",
 ];
 
 pub const OFFICIAL_EVENT: &[&str] = &[

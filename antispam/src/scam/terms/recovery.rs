@@ -55,6 +55,23 @@ pub const RECOVER: &[&str] = &[
     "kurtar",
     "geri alın",
     "geri alma",
+    "back thanks to",
+    "my funds back",
+    "my money back",
+    "my crypto back",
+    "my coins back",
+    "my btc back",
+    "my eth back",
+    "my usdt back",
+    "everything back",
+    "sind zurück",
+    "ist zurück",
+    "wieder da",
+    "вернул",
+    "вернула",
+    "вернули",
+    "вернули",
+    "помог вернуть",
 ];
 
 pub const LOSS: &[&str] = &[

@@ -204,6 +204,24 @@ pub const HAND_OVER: &[&str] = &[
     "ausfüllen",
     "заполни",
     "doldur",
+    "переведи",
+    "переведите",
+    "перевести",
+    "закинь",
+    "закиньте",
+    "überweise",
+    "transfiere",
+    "transfira",
+    "transférez",
+    "transfer$",
+    "connect it",
+    "connect$",
+    "connectez-le",
+    "conéctala",
+    "conecte-a",
+    "verbinden",
+    "подключ",
+    "bağlayın",
 ];
 
 pub const WALLET: &[&str] = &[
@@ -296,6 +314,9 @@ pub const REPAIR: &[&str] = &[
     "authentifiz",
     "аутентиф",
     "kimlik doğrula",
+    "valíd",
+    "revalid",
+    "revalíd",
 ];
 
 pub const THREAT: &[&str] = &[
