@@ -24,11 +24,30 @@ pub struct Address {
     pub canonical: String,
 }
 
-/// Every valid address in `text`, in order.
+/// Characters no address is shorter than (Solana's, base58).
+const SHORTEST: usize = 32;
+
+/// Every valid address in `text`, in order. Only runs of ASCII letters,
+/// digits, `-`, `_` and `:` long enough to be an address are parsed: one
+/// pass over the bytes, nothing decoded for ordinary words.
 pub fn find_addresses(text: &str) -> Vec<Address> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == ':'))
-        .filter_map(parse_address)
-        .collect()
+    let is_part = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':');
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut start = 0;
+    for end in 0..=bytes.len() {
+        if bytes.get(end).is_some_and(|b| is_part(*b)) {
+            continue;
+        }
+        // Runs hold ASCII only, so their ends are character boundaries.
+        if end - start >= SHORTEST
+            && let Some(address) = text.get(start..end).and_then(parse_address)
+        {
+            found.push(address);
+        }
+        start = end + 1;
+    }
+    found
 }
 
 /// `word` as an address, if it is a valid one.

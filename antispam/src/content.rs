@@ -256,16 +256,18 @@ pub fn judge_form(
 
 /// Addresses in the message that are not the operation's official ones.
 pub fn foreign_addresses(raw: &str, official: &[String]) -> Vec<Address> {
+    // Addresses are case-sensitive (checksums, base58): read the raw text.
+    let mut found = find_addresses(raw);
+    if found.is_empty() {
+        return found;
+    }
     let official: Vec<String> = official
         .iter()
         .filter_map(|a| crate::address::parse_address(a.trim()))
         .map(|a| a.canonical)
         .collect();
-    // Addresses are case-sensitive (checksums, base58): read the raw text.
-    find_addresses(raw)
-        .into_iter()
-        .filter(|address| !official.contains(&address.canonical))
-        .collect()
+    found.retain(|address| !official.contains(&address.canonical));
+    found
 }
 
 pub(crate) fn is_link(word: &str) -> bool {

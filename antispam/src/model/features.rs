@@ -34,19 +34,30 @@ enum Kind {
 
 /// The features of a normalised message.
 pub fn features(text: &Normalized) -> Features {
-    let mut indices = vec![hash(Kind::Flag, "bias")];
-    let mut padded: Vec<char> = Vec::new();
+    let mut indices = Vec::with_capacity(text.skeleton.len() + 8);
+    indices.push(hash(Kind::Flag, "bias"));
+    // The word padded with spaces, and where each of its characters starts.
+    let mut padded = String::new();
+    let mut starts: Vec<usize> = Vec::new();
     for word in text
         .skeleton
         .split(|c: char| !crate::normalize::is_letter_or_digit(c))
-        .filter(|word| word.chars().count() >= 2 && !is_common_word(word))
+        .filter(|word| word.chars().nth(1).is_some() && !is_common_word(word))
     {
         indices.push(hash(Kind::Word, word));
         padded.clear();
         padded.push(' ');
-        padded.extend(word.chars());
+        padded.push_str(word);
         padded.push(' ');
-        indices.extend(padded.windows(PIECE).map(hash_piece));
+        starts.clear();
+        starts.extend(padded.char_indices().map(|(at, _)| at));
+        starts.push(padded.len());
+        indices.extend(
+            starts
+                .windows(PIECE + 1)
+                .filter_map(|w| padded.get(w[0]..w[PIECE]))
+                .map(|piece| hash(Kind::Piece, piece)),
+        );
     }
     for c in text.text.chars().filter(|c| is_emoji(*c)) {
         indices.push(hash(Kind::Emoji, c.encode_utf8(&mut [0; 4])));
@@ -72,15 +83,6 @@ pub fn features(text: &Normalized) -> Features {
 /// FNV-1a over the kind and the text, folded into [`DIMENSIONS`].
 fn hash(kind: Kind, text: &str) -> u32 {
     fold(text.bytes().fold(start(kind), step))
-}
-
-/// The same for a piece of a word, without building a string.
-fn hash_piece(piece: &[char]) -> u32 {
-    let mut state = start(Kind::Piece);
-    for c in piece {
-        state = c.encode_utf8(&mut [0; 4]).bytes().fold(state, step);
-    }
-    fold(state)
 }
 
 fn start(kind: Kind) -> u64 {
@@ -110,9 +112,12 @@ mod tests {
     }
 
     #[test]
-    fn a_piece_hashes_as_its_text_would() {
-        let piece: Vec<char> = " зара".chars().collect();
-        assert_eq!(hash_piece(&piece), hash(Kind::Piece, " зара"));
+    fn the_pieces_of_a_word_include_its_padded_ends() {
+        let pieces = features(&normalize("заработок")).indices;
+        for piece in [" зара", "боток", "оток "] {
+            let skeleton = crate::normalize::skeleton_of(piece);
+            assert!(pieces.contains(&hash(Kind::Piece, &skeleton)), "{piece}");
+        }
     }
 
     #[test]
