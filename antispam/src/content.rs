@@ -1,6 +1,6 @@
 //! Content rules: what a message says, judged on its normalised form.
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 
 use crate::address::{Address, find_addresses};
 use crate::normalize::{Normalized, skeleton_of};
@@ -139,7 +139,9 @@ impl Phrases {
             rules.push(Rule::StopPhrase);
             phrases.push(skeleton_of(&phrase.to_lowercase()));
         }
-        let matcher = AhoCorasick::new(&phrases)?;
+        let matcher = AhoCorasick::builder()
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&phrases)?;
         Ok(Self {
             matcher,
             rules,
@@ -272,6 +274,10 @@ pub fn foreign_addresses(raw: &str, official: &[String]) -> Vec<Address> {
 
 pub(crate) fn is_link(word: &str) -> bool {
     let word = word.trim_matches(is_wrapping);
+    // Every link has a dot or starts with a scheme: most words have neither.
+    if !word.contains('.') && !word.starts_with("http") {
+        return false;
+    }
     if word.starts_with("http://") || word.starts_with("https://") || word.starts_with("www.") {
         return true;
     }

@@ -116,10 +116,29 @@ fn common_words() -> &'static [(&'static str, u8)] {
     })
 }
 
+/// Which bytes start a common word: a word starting otherwise (any
+/// Cyrillic word) is not one, without a search.
+fn common_first_bytes() -> &'static [bool; 256] {
+    static FIRST: OnceLock<[bool; 256]> = OnceLock::new();
+    FIRST.get_or_init(|| {
+        let mut first = [false; 256];
+        for (word, _) in common_words() {
+            if let Some(byte) = word.bytes().next() {
+                first[usize::from(byte)] = true;
+            }
+        }
+        first
+    })
+}
+
 /// The languages (bits of their places in [`COMMON`]) `word` is common in.
 fn common_in(word: &str) -> u8 {
     // Common words are short: a longer one is not, without a search.
-    if word.len() > 8 {
+    let starts = word
+        .bytes()
+        .next()
+        .is_some_and(|byte| common_first_bytes()[usize::from(byte)]);
+    if word.len() > 8 || !starts {
         return 0;
     }
     let all = common_words();

@@ -1,7 +1,9 @@
 //! An index of known spam for near-duplicates: looked up through the
 //! words a message shares with each sample, never by scanning them all.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::normalize::Normalized;
 
@@ -41,10 +43,31 @@ fn token(word: &str, indexed: bool) -> Token {
     (hash & !1) | u64::from(indexed)
 }
 
+/// Tokens are hashes already: they are mixed once more (their low bit is
+/// a flag) rather than hashed again.
+#[derive(Default)]
+struct TokenHasher(u64);
+
+impl Hasher for TokenHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, token: u64) {
+        self.0 = token.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 /// Known spam, by word.
 #[derive(Debug, Clone, Default)]
 pub struct SpamIndex {
-    postings: HashMap<Token, Vec<u32>>,
+    postings: HashMap<Token, Vec<u32>, BuildHasherDefault<TokenHasher>>,
     sample_sizes: Vec<u32>,
 }
 
@@ -65,35 +88,49 @@ impl SpamIndex {
     }
 
     /// The best Jaccard similarity of `words` to a known spam. Shared
-    /// words are counted per sample in one array (no sorting, no hashing).
-    /// Only the postings of [`MAX_LOOKED_UP`] indexed words are read, a
-    /// sample of the message's words (they are sorted by hash), and what
-    /// they share is scaled up to the whole message.
+    /// words are counted per sample in one array kept per thread (no
+    /// sorting, no hashing, nothing to clear but what was counted). Only
+    /// the postings of [`MAX_LOOKED_UP`] indexed words are read, a sample
+    /// of the message's words (they are sorted by hash), and what they
+    /// share is scaled up to the whole message.
     pub fn nearest(&self, words: &[Token]) -> Option<f64> {
-        let mut shared = vec![0u16; self.sample_sizes.len()];
-        let mut close: Vec<u32> = Vec::new();
-        let indexed = words.iter().filter(|word| *word & 1 == 1).count();
-        let postings = words
-            .iter()
-            .filter(|word| *word & 1 == 1)
-            .take(MAX_LOOKED_UP)
-            .filter_map(|word| self.postings.get(word));
-        for id in postings.flatten() {
-            let Some(count) = shared.get_mut(*id as usize) else {
-                continue;
-            };
-            *count = count.saturating_add(1);
-            if u32::from(*count) == MIN_SHARED {
-                close.push(*id);
-            }
+        thread_local! {
+            static SHARED: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
         }
+        let indexed = words.iter().filter(|word| *word & 1 == 1).count();
+        let postings = || {
+            words
+                .iter()
+                .filter(|word| *word & 1 == 1)
+                .take(MAX_LOOKED_UP)
+                .filter_map(|word| self.postings.get(word))
+                .flatten()
+        };
+        let mut close: Vec<(u32, u16)> = Vec::new();
+        SHARED.with_borrow_mut(|shared| {
+            if shared.len() < self.sample_sizes.len() {
+                shared.resize(self.sample_sizes.len(), 0);
+            }
+            for id in postings() {
+                if let Some(count) = shared.get_mut(*id as usize) {
+                    *count = count.saturating_add(1);
+                }
+            }
+            for id in postings() {
+                if let Some(count) = shared.get_mut(*id as usize) {
+                    if u32::from(*count) >= MIN_SHARED {
+                        close.push((*id, *count));
+                    }
+                    *count = 0;
+                }
+            }
+        });
         let scale = indexed.max(MAX_LOOKED_UP) as f64 / MAX_LOOKED_UP as f64;
         let words = words.len() as f64;
         close
             .iter()
-            .map(|id| {
-                let counted = f64::from(shared.get(*id as usize).copied().unwrap_or(0));
-                let both = (counted * scale).min(words);
+            .map(|(id, counted)| {
+                let both = (f64::from(*counted) * scale).min(words);
                 let size = f64::from(self.sample_sizes.get(*id as usize).copied().unwrap_or(0));
                 both / (words + size - both)
             })

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::MixedScript;
 
-use super::{is_letter, is_letter_or_digit, skeleton_of};
+use super::{TABLE_RANGES, is_letter, is_letter_or_digit, skeleton_of, table_index};
 
 /// The words of a text that may be disguised, also split where a
 /// lowercase letter runs into a capital: sentences glued together
@@ -47,13 +47,18 @@ pub(super) fn is_disguised(word: &str) -> bool {
     if word.chars().any(is_decorative) {
         return true;
     }
-    if in_one_alphabet_block(word) || word.is_single_script() {
+    // A word of the Latin and Cyrillic blocks alone holds letters of both
+    // (or it would be in one): no need to ask whether it is one script.
+    let two_blocks = word
+        .chars()
+        .all(|c| c.is_ascii() || matches!(c, '\u{00C0}'..='\u{024F}' | '\u{0400}'..='\u{052F}'));
+    if in_one_alphabet_block(word) || (!two_blocks && word.is_single_script()) {
         return false;
     }
     let mut scripts: Vec<Script> = word
         .chars()
         .filter(|c| is_letter(*c))
-        .map(|c| c.script())
+        .map(script_of)
         .collect();
     scripts.sort_unstable_by_key(|script| *script as u16);
     scripts.dedup();
@@ -82,15 +87,28 @@ fn in_one_alphabet_block(word: &str) -> bool {
 fn passes_for(word: &str, main: Script) -> bool {
     let mut strays = word
         .chars()
-        .filter(|c| is_letter(*c) && c.script() != main)
+        .filter(|c| is_letter(*c) && script_of(*c) != main)
         .peekable();
     if strays.peek().is_none() {
         return false;
     }
     match twins_of(main) {
-        Some(twins) => strays.all(|c| twins.contains(&skeleton_of(&c.to_lowercase().to_string()))),
+        Some((twins, table)) => strays.all(|c| match table_index(c).and_then(|at| table.get(at)) {
+            Some(passes) => *passes,
+            None => is_twin(c, twins),
+        }),
         // An alphabet we hold no twins for: one or two strays are a disguise.
         None => (1..=2).contains(&strays.count()),
+    }
+}
+
+/// The script of a letter: Latin and Cyrillic answered by their blocks,
+/// the rest from the Unicode tables.
+fn script_of(letter: char) -> Script {
+    match letter {
+        'a'..='z' | 'A'..='Z' | '\u{00C0}'..='\u{024F}' => Script::Latin,
+        '\u{0400}'..='\u{0482}' | '\u{048A}'..='\u{052F}' => Script::Cyrillic,
+        c => c.script(),
     }
 }
 
@@ -100,20 +118,50 @@ fn is_decorative(c: char) -> bool {
     matches!(c, '\u{0250}'..='\u{02AF}' | '\u{1D00}'..='\u{1DBF}' | '\u{13A0}'..='\u{13FF}')
 }
 
-/// The skeletons of the letters of an alphabet: a letter of another
-/// alphabet with one of these skeletons passes for one of its letters.
-fn twins_of(script: Script) -> Option<&'static HashSet<String>> {
-    static LATIN: OnceLock<HashSet<String>> = OnceLock::new();
-    static CYRILLIC: OnceLock<HashSet<String>> = OnceLock::new();
+/// Whether `c` has the skeleton of one of `twins`.
+fn is_twin(c: char, twins: &HashSet<String>) -> bool {
+    twins.contains(&skeleton_of(&c.to_lowercase().to_string()))
+}
+
+/// The skeletons of the letters of an alphabet (a letter of another
+/// alphabet with one of these skeletons passes for one of its letters),
+/// and the answer for each character of [`TABLE_RANGES`], read without
+/// computing a skeleton.
+type Twins = (HashSet<String>, Vec<bool>);
+
+fn twins_of(script: Script) -> Option<&'static Twins> {
+    static LATIN: OnceLock<Twins> = OnceLock::new();
+    static CYRILLIC: OnceLock<Twins> = OnceLock::new();
     let (cell, letters) = match script {
         Script::Latin => (&LATIN, ('a'..='z').collect::<Vec<char>>()),
         Script::Cyrillic => (&CYRILLIC, ('а'..='я').chain("ёіїєґ".chars()).collect()),
         _ => return None,
     };
     Some(cell.get_or_init(|| {
-        letters
+        let twins: HashSet<String> = letters
             .iter()
             .map(|c| skeleton_of(&c.to_string()))
-            .collect()
+            .collect();
+        let table = TABLE_RANGES
+            .iter()
+            .flat_map(|(start, end)| *start..*end)
+            .map(|code| char::from_u32(code).is_some_and(|c| is_twin(c, &twins)))
+            .collect();
+        (twins, table)
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scripts_of_latin_and_cyrillic_letters_agree_with_unicode() {
+        for c in (0..0x0530)
+            .filter_map(char::from_u32)
+            .filter(|c| is_letter(*c))
+        {
+            assert_eq!(script_of(c), c.script(), "{c:?}");
+        }
+    }
 }

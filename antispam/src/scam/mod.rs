@@ -13,7 +13,7 @@ mod bait;
 mod families;
 mod terms;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 pub use bait::Bait;
 
@@ -171,8 +171,11 @@ impl ScamRules {
                 skeletons.push(skeleton);
             }
         }
+        // A DFA: every message is scanned, and the terms are few enough
+        // for its table to stay small.
         let matcher = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
             .build(&skeletons)?;
         Ok(Self { matcher, patterns })
     }
