@@ -36,8 +36,7 @@ enum Kind {
 pub fn features(text: &Normalized) -> Features {
     let mut indices = Vec::with_capacity(text.skeleton.len() + 8);
     indices.push(hash(Kind::Flag, "bias"));
-    // The word padded with spaces, and where each of its characters starts.
-    let mut padded = String::new();
+    // Where each character of the word starts, and where the word ends.
     let mut starts: Vec<usize> = Vec::new();
     for word in text
         .skeleton
@@ -45,19 +44,10 @@ pub fn features(text: &Normalized) -> Features {
         .filter(|word| word.chars().nth(1).is_some() && !is_common_word(word))
     {
         indices.push(hash(Kind::Word, word));
-        padded.clear();
-        padded.push(' ');
-        padded.push_str(word);
-        padded.push(' ');
         starts.clear();
-        starts.extend(padded.char_indices().map(|(at, _)| at));
-        starts.push(padded.len());
-        indices.extend(
-            starts
-                .windows(PIECE + 1)
-                .filter_map(|w| padded.get(w[0]..w[PIECE]))
-                .map(|piece| hash(Kind::Piece, piece)),
-        );
+        starts.extend(word.char_indices().map(|(at, _)| at));
+        starts.push(word.len());
+        pieces(word, &starts, &mut indices);
     }
     for c in text.text.chars().filter(|c| is_emoji(*c)) {
         indices.push(hash(Kind::Emoji, c.encode_utf8(&mut [0; 4])));
@@ -78,6 +68,35 @@ pub fn features(text: &Normalized) -> Features {
     indices.dedup();
     let value = 1.0 / (indices.len() as f32).sqrt();
     Features { indices, value }
+}
+
+/// The pieces of [`PIECE`] characters of a word padded with a space at
+/// each end, hashed as their text would be without building it.
+/// `starts` holds where each character starts, then the word's length.
+fn pieces(word: &str, starts: &[usize], indices: &mut Vec<u32>) {
+    let chars = starts.len() - 1;
+    let padded = chars + 2;
+    let bytes = word.as_bytes();
+    for first in 0..padded.saturating_sub(PIECE - 1) {
+        let last = first + PIECE; // one past, in padded positions
+        let (from, to) = (first.max(1) - 1, last.min(chars + 1) - 1);
+        let (Some(from), Some(to)) = (starts.get(from), starts.get(to)) else {
+            continue;
+        };
+        let mut state = start(Kind::Piece);
+        if first == 0 {
+            state = step(state, b' ');
+        }
+        state = bytes
+            .get(*from..*to)
+            .unwrap_or_default()
+            .iter()
+            .fold(state, |s, b| step(s, *b));
+        if last == padded {
+            state = step(state, b' ');
+        }
+        indices.push(fold(state));
+    }
 }
 
 /// FNV-1a over the kind and the text, folded into [`DIMENSIONS`].
@@ -109,6 +128,22 @@ mod tests {
         let shared = a.indices.iter().filter(|i| b.indices.contains(i)).count();
         assert!(shared >= 4, "{shared} shared features");
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn pieces_hash_as_the_padded_text_would() {
+        for word in ["ab", "abcd", "abcde", "заработок", "x€yz"] {
+            let padded: Vec<char> = format!(" {word} ").chars().collect();
+            let expected: Vec<u32> = padded
+                .windows(PIECE)
+                .map(|w| hash(Kind::Piece, &w.iter().collect::<String>()))
+                .collect();
+            let mut starts: Vec<usize> = word.char_indices().map(|(at, _)| at).collect();
+            starts.push(word.len());
+            let mut got = Vec::new();
+            pieces(word, &starts, &mut got);
+            assert_eq!(got, expected, "{word}");
+        }
     }
 
     #[test]
