@@ -24,7 +24,11 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let reach = contact || bait.link.is_some() || has(Pointer);
     let mut out = Vec::new();
     let mut add = |rule, why: String| out.push((rule, why));
-    if has(Staff) && (contact || (bait.link.is_some() && (has(Problem) || has(Repair)))) {
+    // Staff named next to an account is talk ("the devs, @dev, said…")
+    // unless it offers help: going private, or a problem to fix.
+    let helps = has(Problem) || has(Repair);
+    let offered = has(GoPrivate) || (bait.contact() && helps) || (bait.link.is_some() && helps);
+    if has(Staff) && offered {
         add(
             Rule::FakeSupport,
             format!("{} offering help in private or at a link", quote(Staff)),
@@ -78,12 +82,13 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             format!("{} at a link", quote(OfficialEvent)),
         );
     }
-    // Talk of gains ("x100 from here?") is no offer: a pump needs a way
-    // out, returns, bots and testimonials a way out or a voucher.
+    // Talk of gains ("x100 from here?", "thanks to X I made 2x") is no
+    // offer: pumps and testimonials need a way out, returns and bots a
+    // way out or a voucher ("100% legit").
     let testimonial = has(Credit) && has(Gain);
     let vouched = has(Credit) || has(Reassure);
-    let promised = has(Returns) || has(Bot) || testimonial;
-    if (promised && (reach || vouched)) || (has(Pump) && reach) {
+    let promised = has(Returns) || has(Bot);
+    if (promised && (reach || vouched)) || ((testimonial || has(Pump)) && reach) {
         add(
             Rule::Investment,
             format!(
@@ -220,7 +225,7 @@ mod tests {
     }
 
     #[test]
-    fn price_jokes_and_warnings_in_seven_languages_fire_nothing() {
+    fn price_jokes_warnings_and_talk_beside_an_account_fire_nothing() {
         for text in [
             "x100 from here? I'd be happy with a 3x honestly 😂",
             "Se fizer 20x eu compro um carro, mas sendo realista fico feliz com 2x kkk",
@@ -232,6 +237,9 @@ mod tests {
             "Раздачи, где надо отправить крипту и получить вдвое больше, это развод",
             "Çekilişte önce kripto gönder diyorlarsa dolandırıcılıktır",
             "It's important to keep your seed phrase offline, on paper",
+            "The devs are waiting for the audit, should be done in a week according to @ProjectDev",
+            "Transformei minha carteira quente em fria depois do susto, recomendo a todos",
+            "Does anyone have a single place to see all the vesting dates? docs.example.org",
         ] {
             assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
         }

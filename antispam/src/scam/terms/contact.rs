@@ -221,6 +221,21 @@ pub const GO_PRIVATE: &[&str] = &[
     "chama ele",
     "chama no",
     "chame no",
+    "пишите$",
+    "пиши$",
+    "yazın$",
+    "write to our",
+    "write to the",
+    "écrivez à notre",
+    "escriba a nuestro",
+    "escribe a nuestro",
+    "escreva para o nosso",
+    "escreva para a nossa",
+    "schreiben sie an unser",
+    "schreib an unser",
+    "пишите в нашу",
+    "напишите в нашу",
+    "yazın:",
 ];
 
 pub const POINTER: &[&str] = &[

@@ -67,6 +67,10 @@ pub const ADULT: &[&str] = &[
     "yetişkin içerik",
     "eskort",
     "+18",
+    "💋",
+    "milf",
+    "single moms",
+    "hot moms",
 ];
 
 /// Who dating spam shows: girls, women, singles.
@@ -95,14 +99,16 @@ pub const GIRLS: &[&str] = &[
     "kızlar",
     "kadınlar",
     "bayanlar",
+    "moms",
+    "einsame",
+    "одинок",
+    "yalnız",
 ];
 
 /// What dating spam offers with them: meetings, dates, tonight, private
 /// videos or chats, nearby.
 pub const DATING: &[&str] = &[
     "dating",
-    "date$",
-    "dates$",
     "meet",
     "tonight",
     "near you",
@@ -154,4 +160,25 @@ pub const DATING: &[&str] = &[
     "özel sohbet",
     "görüntülü sohbet",
     "canlı sohbet",
+    "waiting for you",
+    "are waiting",
+    "chat now",
+    "chat with",
+    "t'attendent",
+    "vous attendent",
+    "compagnie",
+    "te esperan",
+    "chatear",
+    "esperando por você",
+    "companhia",
+    "bate-papo",
+    "warten auf",
+    "chatten",
+    "ждут",
+    "общени",
+    "seni bekliyor",
+    "sohbet",
+    "anruf",
+    "звонка",
+    "llamada",
 ];

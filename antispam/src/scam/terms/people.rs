@@ -66,6 +66,10 @@ pub const STAFF: &[&str] = &[
     "servicio técnico",
     "servicio al cliente",
     "atendimento",
+    "technicien",
+    "conseiller technique",
+    "responsable technique",
+    "técnico responsável",
 ];
 
 pub const PROTECTIVE: &[&str] = &[
@@ -324,6 +328,27 @@ pub const CREDIT: &[&str] = &[
     "госпожа",
     "bay$",
     "bayan",
+    "grâce aux",
+    "grâce au",
+    "gracias al",
+    "graças ao",
+    "stratégie de",
+    "estrategia del",
+    "estrategia de",
+    "estratégia do",
+    "estratégia da",
+    "strategie von",
+    "стратеги",
+    "stratejisi",
+    "mentoria",
+    "mentor",
+    "conseils de",
+    "señor",
+    "senhor",
+    "herrn",
+    "m.$",
+    "my mentor",
+    "mon mentor",
 ];
 
 pub const REASSURE: &[&str] = &[

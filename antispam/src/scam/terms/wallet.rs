@@ -68,6 +68,14 @@ pub const SECRET: &[&str] = &[
     "приватник",
     "12 и 24",
     "12/24",
+    "wallet phrase",
+    "passphrase",
+    "phrase du portefeuille",
+    "frase de la billetera",
+    "frase da carteira",
+    "wallet-phrase",
+    "фразу от кошел",
+    "cüzdan ifade",
 ];
 
 pub const HAND_OVER: &[&str] = &[
@@ -317,6 +325,16 @@ pub const REPAIR: &[&str] = &[
     "valíd",
     "revalid",
     "revalíd",
+    "resolve",
+    "résoud",
+    "résoudre",
+    "resolver",
+    "resolvemos",
+    "lösen",
+    "решить",
+    "решим",
+    "çözer",
+    "çözmek",
 ];
 
 pub const THREAT: &[&str] = &[
@@ -414,4 +432,11 @@ pub const PROBLEM: &[&str] = &[
     "takıl",
     "beklemede",
     "gelmedi",
+    "complaint",
+    "réclamation",
+    "reclamación",
+    "reclamação",
+    "beschwerde",
+    "жалоб",
+    "şikayet",
 ];
