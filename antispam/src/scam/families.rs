@@ -18,16 +18,22 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             .find(|c| found.has(**c))
             .map_or_else(String::new, |c| quote(*c))
     };
-    // Private contact: an account, a phone, an e-mail, or "write to me".
-    let contact = bait.contact() || has(GoPrivate);
+    // Private contact: an account, a phone, an e-mail, "write to me", or
+    // another messenger ("per WhatsApp").
+    let contact = bait.contact() || has(GoPrivate) || has(OffPlatform);
     // Any way out of the group: contact, a foreign link, "the link below".
     let reach = contact || bait.link.is_some() || has(Pointer);
+    // The same, a messenger aside: naming WhatsApp is no way out of itself.
+    let reach_besides = bait.contact() || has(GoPrivate) || bait.link.is_some() || has(Pointer);
     let mut out = Vec::new();
     let mut add = |rule, why: String| out.push((rule, why));
     // Staff named next to an account is talk ("the devs, @dev, said…")
     // unless it offers help: going private, or a problem to fix.
     let helps = has(Problem) || has(Repair);
-    let offered = has(GoPrivate) || (bait.contact() && helps) || (bait.link.is_some() && helps);
+    let offered = has(GoPrivate)
+        || has(OffPlatform)
+        || (bait.contact() && helps)
+        || (bait.link.is_some() && helps);
     if has(Staff) && offered {
         add(
             Rule::FakeSupport,
@@ -52,12 +58,13 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             format!("{} your {}", quote(Repair), quote(Wallet)),
         );
     }
-    if (has(Double) && has(HandOver)) || (has(Giveaway) && (has(HandOver) || reach)) {
+    let multiplied = has(MoreBack) && has(HandOver) && has(Receive);
+    if (has(Double) && has(HandOver)) || multiplied || (has(Giveaway) && (has(HandOver) || reach)) {
         add(
             Rule::Giveaway,
             format!(
                 "{} for what you send or at a link",
-                first(&[Double, Giveaway])
+                first(&[Double, Giveaway, MoreBack])
             ),
         );
     }
@@ -67,7 +74,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             format!("{} what was {}", quote(Recover), quote(Loss)),
         );
     }
-    if (has(OffPlatform) && reach) || bait.phone.is_some() {
+    if (has(OffPlatform) && reach_besides) || bait.phone.is_some() {
         add(Rule::OffPlatform, "contact moved off Telegram".to_owned());
     }
     if (has(Presale) || has(Bonus)) && reach {
@@ -214,6 +221,14 @@ mod tests {
                 "Ищем сотрудников на удалёнку, оплата 100 USDT в день, пишите @hr_olga",
                 "job_offer",
             ),
+            (
+                "Celebramos 1M de holders: manda 0.05 ETH al pool y recibe 0.15 ETH de vuelta",
+                "giveaway",
+            ),
+            (
+                "Gestohlene Kryptowährung zurückholen, kostenlose Erstberatung per WhatsApp",
+                "fund_recovery",
+            ),
         ];
         for (text, rule) in table {
             assert!(
@@ -240,6 +255,8 @@ mod tests {
             "The devs are waiting for the audit, should be done in a week according to @ProjectDev",
             "Transformei minha carteira quente em fria depois do susto, recomendo a todos",
             "Does anyone have a single place to see all the vesting dates? docs.example.org",
+            "Someone asked me to continue on WhatsApp, I said no, stay in the group",
+            "Bought at 0.5 USDT, now 0.8 USDT, sending half to my Ledger and I'll receive the rest later",
         ] {
             assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
         }

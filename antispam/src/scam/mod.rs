@@ -9,6 +9,7 @@
 //! phrase") and questions do not fire a family unless they carry bait: the
 //! same words wrapped around a contact or a link are the scam.
 
+mod amounts;
 mod bait;
 mod families;
 mod terms;
@@ -95,6 +96,10 @@ pub enum Concept {
     Dating,
     /// Scam, fake, beware, "es timo": a scam called by its name.
     Denounce,
+    /// Receive, get back, получи: what a giveaway promises for what is sent.
+    Receive,
+    /// Less sent than promised back ("send 0.05 ETH, get 0.15 ETH").
+    MoreBack,
 }
 
 impl Concept {
@@ -209,7 +214,10 @@ impl ScamRules {
         trusted: bool,
         verdict: &mut Verdict,
     ) -> Tone {
-        let found = self.concepts(&text.skeleton);
+        let mut found = self.concepts(&text.skeleton);
+        if amounts::more_back(&text.text) {
+            found.add(Concept::MoreBack, "more back than sent");
+        }
         let bait = Bait::of(&text.text, allowed_domains);
         if !bait.any() {
             if found.is_protective() || trusted || is_question(&text.text) {

@@ -236,6 +236,10 @@ pub const GO_PRIVATE: &[&str] = &[
     "пишите в нашу",
     "напишите в нашу",
     "yazın:",
+    "ping me",
+    "hmu$",
+    "envoie-moi un mp",
+    "écris-moi en mp",
 ];
 
 pub const POINTER: &[&str] = &[

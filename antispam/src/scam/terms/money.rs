@@ -165,6 +165,16 @@ pub const RETURNS: &[&str] = &[
     "investissez avec",
     "investiere mit",
     "инвестируй",
+    "% every day",
+    "% each day",
+    "% chaque jour",
+    "% cada día",
+    "% todo dia",
+    "% todos os dias",
+    "% jeden tag",
+    "% каждый день",
+    "günde %",
+    "% her gün",
 ];
 
 pub const GAIN: &[&str] = &[
@@ -293,6 +303,26 @@ pub const BOT: &[&str] = &[
     "automatischer handel",
     "автотрейдинг",
     "otomatik ticaret",
+    "ai bot",
+    "ai trading",
+    "bot trades",
+    "trades for you",
+    "robot ia",
+    "robot con ia",
+    "robô com ia",
+    "ki-bot",
+    "ki bot",
+    "ии-бот",
+    "ии бот",
+    "yapay zeka bot",
+    "botumuz",
+    "trade pour vous",
+    "opera por ti",
+    "opera por você",
+    "handelt für dich",
+    "торгует за вас",
+    "торгует за тебя",
+    "sizin için işlem",
 ];
 
 pub const JOB: &[&str] = &[

@@ -182,6 +182,12 @@ pub const PRESALE: &[&str] = &[
     "accès anticipé",
     "acceso anticipado",
     "acesso antecipado",
+    "ronda privada",
+    "rodada privada",
+    "tour privé",
+    "private runde",
+    "privatrunde",
+    "özel tur",
 ];
 
 pub const OFFICIAL_EVENT: &[&str] = &[
@@ -341,4 +347,35 @@ pub const HYPE: &[&str] = &[
     "special discount",
     "group discount",
     "exclusive discount",
+];
+
+/// What a giveaway promises for what is sent: receive, get back.
+pub const RECEIVE: &[&str] = &[
+    "receive",
+    "get back",
+    "gets",
+    "back instantly",
+    "recevez",
+    "recevoir",
+    "recevrez",
+    "en retour",
+    "recibe",
+    "recibirás",
+    "recibir",
+    "de vuelta",
+    "receba",
+    "recebe",
+    "receber",
+    "de volta",
+    "erhalte",
+    "erhältst",
+    "bekommst",
+    "zurück",
+    "получи",
+    "получите",
+    "получишь",
+    "обратно",
+    "geri al",
+    "alırsın",
+    "alacaksın",
 ];

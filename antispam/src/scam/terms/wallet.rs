@@ -230,6 +230,11 @@ pub const HAND_OVER: &[&str] = &[
     "verbinden",
     "подключ",
     "bağlayın",
+    "manda$",
+    "mandá",
+    "manden",
+    "envíen",
+    "envíe",
 ];
 
 pub const WALLET: &[&str] = &[
