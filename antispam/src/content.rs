@@ -2,120 +2,12 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 
+mod families;
+
 use crate::address::{Address, find_addresses};
 use crate::normalize::{Normalized, skeleton_of};
 use crate::verdict::{Rule, Verdict};
-
-/// General spam phrase families in English, French and Russian (crypto
-/// scams are [`crate::scam`]'s). Matched on the
-/// confusables skeleton, so disguised spellings match too.
-const FAMILIES: &[(Rule, &[&str])] = &[
-    (
-        Rule::DmScam,
-        &[
-            "dm me",
-            "pm me",
-            "inbox me",
-            "message me privately",
-            "write me in private",
-            "contact support",
-            "support will contact you",
-            "admin will contact you",
-            "écris-moi en privé",
-            "écrivez-moi en privé",
-            "en mp",
-            "mp moi",
-            "contactez le support",
-            "le support vous contactera",
-            "пиши в лс",
-            "напиши в лс",
-            "пишите в лс",
-            "пишите в личку",
-            "в личные сообщения",
-            "write me",
-            "link in bio",
-            "check my bio",
-            "écris-moi",
-            "écrivez-moi",
-            "lien dans ma bio",
-            "напиши мне",
-            "напишите мне",
-            "пишите мне",
-            "ссылки в профиле",
-            "ссылка в профиле",
-            "в описании профиля",
-        ],
-    ),
-    (
-        Rule::EasyMoney,
-        &[
-            "passive income",
-            "earn money",
-            "make money",
-            "daily profit",
-            "100% profit",
-            "work from home",
-            "no experience needed",
-            "start earning",
-            "daily earnings",
-            "investment platform",
-            "investment company",
-            "trading platform",
-            "my profit is",
-            "my profits are",
-            "i made $",
-            "i earn $",
-            "referral link",
-            "registration fee",
-            "no scam",
-            "100% legit",
-            "highly recommend",
-            "plateforme d'investissement",
-            "gains quotidiens",
-            "букмекер",
-            "ставки на спорт",
-            "прогнозы на",
-            "revenu passif",
-            "gagner de l'argent",
-            "travail à domicile",
-            "sans expérience",
-            // Offers ("заработок", "заработать"), not a member's "заработал".
-            "заработок",
-            "заработать",
-            "заработаешь",
-            "заработаете",
-            "зарабатывай",
-            "зарабатывать",
-            "зарабатываю",
-            "пассивный доход",
-            "доход от",
-            "без вложений",
-            "без опыта",
-            "удаленн",
-            "удалённ",
-        ],
-    ),
-    (
-        Rule::Promotion,
-        &[
-            "join our",
-            "join my",
-            "join the vip",
-            "vip group",
-            "vip signals",
-            "pump signals",
-            "rejoignez notre",
-            "rejoins notre",
-            "rejoignez-nous",
-            "groupe vip",
-            "вступай",
-            "присоединяйтесь",
-            "подписывайтесь на",
-            "переходи по ссылке",
-            "переходите по ссылке",
-        ],
-    ),
-];
+use families::FAMILIES;
 
 /// The compiled phrase families.
 pub struct Phrases {

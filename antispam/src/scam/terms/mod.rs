@@ -7,11 +7,13 @@
 mod contact;
 mod dating;
 mod demand;
+mod jobs;
 mod messengers;
 mod money;
 mod offers;
 mod people;
 mod recovery;
+mod trouble;
 mod wallet;
 mod warning;
 
@@ -33,8 +35,8 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::HandOver, wallet::HAND_OVER),
     (Concept::Wallet, wallet::WALLET),
     (Concept::Repair, wallet::REPAIR),
-    (Concept::Threat, wallet::THREAT),
-    (Concept::Problem, wallet::PROBLEM),
+    (Concept::Threat, trouble::THREAT),
+    (Concept::Problem, trouble::PROBLEM),
     (Concept::Double, offers::DOUBLE),
     (Concept::Giveaway, offers::GIVEAWAY),
     (Concept::Receive, offers::RECEIVE),
@@ -48,8 +50,8 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Gain, money::GAIN),
     (Concept::Pump, money::PUMP),
     (Concept::Bot, money::BOT),
-    (Concept::Job, money::JOB),
-    (Concept::Pay, money::PAY),
+    (Concept::Job, jobs::JOB),
+    (Concept::Pay, jobs::PAY),
     (Concept::Adult, dating::ADULT),
     (Concept::Gambling, money::GAMBLING),
     (Concept::Reassure, people::REASSURE),
