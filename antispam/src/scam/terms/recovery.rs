@@ -72,6 +72,13 @@ pub const RECOVER: &[&str] = &[
     "вернули",
     "вернули",
     "помог вернуть",
+    "crypto back",
+    "funds back",
+    "money back",
+    "coins back",
+    "assets back",
+    "tokens back",
+    "bitcoin back",
 ];
 
 pub const LOSS: &[&str] = &[

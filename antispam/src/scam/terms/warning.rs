@@ -51,7 +51,6 @@ pub const SCAM_CALLED: &[&str] = &[
 
 /// Words that denounce or alert, beyond [`SCAM_CALLED`].
 pub const DENOUNCE: &[&str] = &[
-    "scam",
     "fake",
     "fraud",
     "beware",
@@ -91,4 +90,7 @@ pub const DENOUNCE: &[&str] = &[
     "dikkat",
     "hatırlatma",
     "uyarı",
+    "scam$",
+    "scams$",
+    "scammer",
 ];
