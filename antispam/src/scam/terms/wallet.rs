@@ -93,7 +93,6 @@ pub const HAND_OVER: &[&str] = &[
     "give$",
     "give me",
     "give us",
-    "giving",
     "input$",
     "mande",
     "envoyez",
