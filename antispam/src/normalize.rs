@@ -195,10 +195,14 @@ pub fn skeleton_of(text: &str) -> String {
     let table = skeleton_table();
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        match table_index(c).and_then(|at| table.get(at)) {
-            Some(Some(piece)) => out.push_str(piece),
+        if c.is_ascii() && table.ascii_unchanged[c as usize] {
+            out.push(c);
+            continue;
+        }
+        match table_index(c).and_then(|at| table.piece(at)) {
+            Some(piece) => out.push_str(piece),
             // A letter outside the table: the whole text the slow way.
-            _ => return slow_skeleton_of(text),
+            None => return slow_skeleton_of(text),
         }
     }
     out
@@ -232,30 +236,68 @@ fn table_index(c: char) -> Option<usize> {
 /// end: the character and its skeleton start with a base character (no
 /// combining mark reorders across them) and hold no sigma (whose lowercase
 /// depends on what follows). `None` where that does not hold.
-fn skeleton_table() -> &'static [Option<Box<str>>] {
-    static TABLE: OnceLock<Vec<Option<Box<str>>>> = OnceLock::new();
+fn skeleton_table() -> &'static SkeletonTable {
+    static TABLE: OnceLock<SkeletonTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        TABLE_RANGES
-            .iter()
-            .flat_map(|(start, end)| *start..*end)
-            .map(|code| {
-                let c = char::from_u32(code)?;
-                let piece = slow_skeleton_of(c.encode_utf8(&mut [0; 4]));
-                let starts_with_base = |text: &str| {
-                    text.nfd()
-                        .next()
-                        .is_none_or(|first| canonical_combining_class(first) == 0)
-                };
-                let sigma = |text: &str| text.chars().any(|c| matches!(c, 'σ' | 'ς' | 'Σ'));
-                (canonical_combining_class(c) == 0
-                    && starts_with_base(c.encode_utf8(&mut [0; 4]))
-                    && starts_with_base(&piece)
-                    && !sigma(&piece)
-                    && !sigma(c.encode_utf8(&mut [0; 4])))
-                .then(|| piece.into_boxed_str())
-            })
-            .collect()
+        let mut table = SkeletonTable {
+            pieces: String::new(),
+            spans: Vec::new(),
+            ascii_unchanged: [false; 128],
+        };
+        for code in TABLE_RANGES.iter().flat_map(|(start, end)| *start..*end) {
+            let piece = char::from_u32(code).and_then(table_piece);
+            let span = piece.map_or((u32::MAX, 0), |piece| {
+                let at = table.pieces.len() as u32;
+                table.pieces.push_str(&piece);
+                (at, piece.len() as u32)
+            });
+            table.spans.push(span);
+        }
+        for byte in 0..128u8 {
+            let c = char::from(byte);
+            table.ascii_unchanged[usize::from(byte)] = table_index(c)
+                .and_then(|at| table.piece(at))
+                .is_some_and(|piece| piece.len() == 1 && piece.starts_with(c));
+        }
+        table
     })
+}
+
+/// The skeletons of [`TABLE_RANGES`] in one string (a character's piece is
+/// a span of it), and which ASCII characters are their own skeleton.
+struct SkeletonTable {
+    pieces: String,
+    /// Start and length in `pieces`; a start of `u32::MAX` for none.
+    spans: Vec<(u32, u32)>,
+    ascii_unchanged: [bool; 128],
+}
+
+impl SkeletonTable {
+    fn piece(&self, at: usize) -> Option<&str> {
+        let (start, len) = *self.spans.get(at)?;
+        if start == u32::MAX {
+            return None;
+        }
+        self.pieces
+            .get(start as usize..start as usize + len as usize)
+    }
+}
+
+/// The skeleton of `c` alone, where it is the same wherever `c` stands.
+fn table_piece(c: char) -> Option<String> {
+    let piece = slow_skeleton_of(c.encode_utf8(&mut [0; 4]));
+    let starts_with_base = |text: &str| {
+        text.nfd()
+            .next()
+            .is_none_or(|first| canonical_combining_class(first) == 0)
+    };
+    let sigma = |text: &str| text.chars().any(|c| matches!(c, 'σ' | 'ς' | 'Σ'));
+    (canonical_combining_class(c) == 0
+        && starts_with_base(c.encode_utf8(&mut [0; 4]))
+        && starts_with_base(&piece)
+        && !sigma(&piece)
+        && !sigma(c.encode_utf8(&mut [0; 4])))
+    .then_some(piece)
 }
 
 #[cfg(test)]
