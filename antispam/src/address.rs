@@ -24,12 +24,48 @@ pub struct Address {
     pub canonical: String,
 }
 
-/// Every valid address in `text`, in order.
+/// Characters no address is shorter than (Solana's, base58).
+const SHORTEST: usize = 32;
+
+/// Every valid address in `text`, in order. Only runs of ASCII letters,
+/// digits, `-`, `_` and `:` long enough to be an address are parsed: one
+/// pass over the bytes through a table, nothing decoded for ordinary words.
 pub fn find_addresses(text: &str) -> Vec<Address> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == ':'))
-        .filter_map(parse_address)
-        .collect()
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        // Skip to the next part of an address, then to its end.
+        let Some(start) = bytes[at..].iter().position(|b| PART[usize::from(*b)]) else {
+            break;
+        };
+        let start = at + start;
+        let end = bytes[start..]
+            .iter()
+            .position(|b| !PART[usize::from(*b)])
+            .map_or(bytes.len(), |len| start + len);
+        // Runs hold ASCII only, so their ends are character boundaries.
+        if end - start >= SHORTEST
+            && let Some(address) = text.get(start..end).and_then(parse_address)
+        {
+            found.push(address);
+        }
+        at = end;
+    }
+    found
 }
+
+/// The bytes an address is written with: ASCII letters, digits, `-`, `_`, `:`.
+const PART: [bool; 256] = {
+    let mut part = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        part[byte] = b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b':';
+        byte += 1;
+    }
+    part
+};
 
 /// `word` as an address, if it is a valid one.
 pub fn parse_address(word: &str) -> Option<Address> {

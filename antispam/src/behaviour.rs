@@ -54,8 +54,14 @@ pub fn campaign(
     now: i64,
     verdict: &mut Verdict,
 ) {
-    let key: String = skeleton.split_whitespace().collect::<Vec<_>>().join(" ");
-    if key.chars().count() < 12 {
+    let mut key = String::with_capacity(skeleton.len());
+    for word in skeleton.split_whitespace() {
+        if !key.is_empty() {
+            key.push(' ');
+        }
+        key.push_str(word);
+    }
+    if key.chars().nth(11).is_none() {
         return; // "gm", "thanks": short texts repeat innocently.
     }
     state.forget_before(now - policy.campaign_seconds);

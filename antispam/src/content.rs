@@ -1,113 +1,13 @@
 //! Content rules: what a message says, judged on its normalised form.
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
+
+mod families;
 
 use crate::address::{Address, find_addresses};
 use crate::normalize::{Normalized, skeleton_of};
 use crate::verdict::{Rule, Verdict};
-
-/// General spam phrase families in English, French and Russian (crypto
-/// scams are [`crate::scam`]'s). Matched on the
-/// confusables skeleton, so disguised spellings match too.
-const FAMILIES: &[(Rule, &[&str])] = &[
-    (
-        Rule::DmScam,
-        &[
-            "dm me",
-            "pm me",
-            "inbox me",
-            "message me privately",
-            "write me in private",
-            "contact support",
-            "support will contact you",
-            "admin will contact you",
-            "écris-moi en privé",
-            "écrivez-moi en privé",
-            "en mp",
-            "mp moi",
-            "contactez le support",
-            "le support vous contactera",
-            "пиши в лс",
-            "напиши в лс",
-            "пишите в лс",
-            "пишите в личку",
-            "в личные сообщения",
-            "write me",
-            "link in bio",
-            "check my bio",
-            "écris-moi",
-            "écrivez-moi",
-            "lien dans ma bio",
-            "напиши мне",
-            "напишите мне",
-            "пишите мне",
-            "ссылки в профиле",
-            "ссылка в профиле",
-            "в описании профиля",
-        ],
-    ),
-    (
-        Rule::EasyMoney,
-        &[
-            "passive income",
-            "earn money",
-            "make money",
-            "daily profit",
-            "100% profit",
-            "work from home",
-            "no experience needed",
-            "start earning",
-            "daily earnings",
-            "investment platform",
-            "investment company",
-            "trading platform",
-            "my profit",
-            "i made $",
-            "i earn $",
-            "referral link",
-            "registration fee",
-            "no scam",
-            "100% legit",
-            "highly recommend",
-            "plateforme d'investissement",
-            "gains quotidiens",
-            "букмекер",
-            "ставки на спорт",
-            "прогнозы на",
-            "revenu passif",
-            "gagner de l'argent",
-            "travail à domicile",
-            "sans expérience",
-            "заработ",
-            "пассивный доход",
-            "доход от",
-            "без вложений",
-            "без опыта",
-            "удаленн",
-            "удалённ",
-        ],
-    ),
-    (
-        Rule::Promotion,
-        &[
-            "join our",
-            "join my",
-            "join the vip",
-            "vip group",
-            "vip signals",
-            "pump signals",
-            "rejoignez notre",
-            "rejoins notre",
-            "rejoignez-nous",
-            "groupe vip",
-            "вступай",
-            "присоединяйтесь",
-            "подписывайтесь на",
-            "переходи по ссылке",
-            "переходите по ссылке",
-        ],
-    ),
-];
+use families::FAMILIES;
 
 /// The compiled phrase families.
 pub struct Phrases {
@@ -131,7 +31,9 @@ impl Phrases {
             rules.push(Rule::StopPhrase);
             phrases.push(skeleton_of(&phrase.to_lowercase()));
         }
-        let matcher = AhoCorasick::new(&phrases)?;
+        let matcher = AhoCorasick::builder()
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&phrases)?;
         Ok(Self {
             matcher,
             rules,
@@ -248,20 +150,26 @@ pub fn judge_form(
 
 /// Addresses in the message that are not the operation's official ones.
 pub fn foreign_addresses(raw: &str, official: &[String]) -> Vec<Address> {
+    // Addresses are case-sensitive (checksums, base58): read the raw text.
+    let mut found = find_addresses(raw);
+    if found.is_empty() {
+        return found;
+    }
     let official: Vec<String> = official
         .iter()
         .filter_map(|a| crate::address::parse_address(a.trim()))
         .map(|a| a.canonical)
         .collect();
-    // Addresses are case-sensitive (checksums, base58): read the raw text.
-    find_addresses(raw)
-        .into_iter()
-        .filter(|address| !official.contains(&address.canonical))
-        .collect()
+    found.retain(|address| !official.contains(&address.canonical));
+    found
 }
 
 pub(crate) fn is_link(word: &str) -> bool {
     let word = word.trim_matches(is_wrapping);
+    // Every link has a dot or starts with a scheme: most words have neither.
+    if !word.contains('.') && !word.starts_with("http") {
+        return false;
+    }
     if word.starts_with("http://") || word.starts_with("https://") || word.starts_with("www.") {
         return true;
     }

@@ -95,21 +95,63 @@ const COMMON: [(Language, &[&str]); 6] = [
     ),
 ];
 
+/// Every common word once, sorted, with the languages (bits of their
+/// places in [`COMMON`]) it is common in: one search per word.
+fn common_words() -> &'static [(&'static str, u8)] {
+    static ALL: OnceLock<Vec<(&'static str, u8)>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all: Vec<(&str, u8)> = Vec::new();
+        for (place, (_, words)) in COMMON.iter().enumerate() {
+            all.extend(words.iter().map(|word| (*word, 1u8 << place)));
+        }
+        all.sort_unstable();
+        all.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 |= later.1;
+            }
+            same
+        });
+        all
+    })
+}
+
+/// Which bytes start a common word: a word starting otherwise (any
+/// Cyrillic word) is not one, without a search.
+fn common_first_bytes() -> &'static [bool; 256] {
+    static FIRST: OnceLock<[bool; 256]> = OnceLock::new();
+    FIRST.get_or_init(|| {
+        let mut first = [false; 256];
+        for (word, _) in common_words() {
+            if let Some(byte) = word.bytes().next() {
+                first[usize::from(byte)] = true;
+            }
+        }
+        first
+    })
+}
+
+/// The languages (bits of their places in [`COMMON`]) `word` is common in.
+fn common_in(word: &str) -> u8 {
+    // Common words are short: a longer one is not, without a search.
+    let starts = word
+        .bytes()
+        .next()
+        .is_some_and(|byte| common_first_bytes()[usize::from(byte)]);
+    if word.len() > 8 || !starts {
+        return 0;
+    }
+    let all = common_words();
+    all.binary_search_by(|(common, _)| (*common).cmp(word))
+        .ok()
+        .and_then(|at| all.get(at))
+        .map_or(0, |(_, languages)| *languages)
+}
+
 /// Whether `word` is one of the most common words of a language we tell
 /// apart: it says which language a message is in, not what it is about.
 pub fn is_common_word(word: &str) -> bool {
-    static ALL: OnceLock<Vec<&'static str>> = OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        let mut all: Vec<&str> = COMMON
-            .iter()
-            .flat_map(|(_, words)| words.iter().copied())
-            .collect();
-        all.sort_unstable();
-        all.dedup();
-        all
-    });
-    // Common words are short: a longer one is not, without a search.
-    word.len() <= 8 && all.binary_search(&word).is_ok()
+    common_in(word) != 0
 }
 
 /// Turkish's place in [`COMMON`].
@@ -146,10 +188,9 @@ pub fn detect(text: &str) -> Language {
         if word.contains(['ı', 'ğ', 'ş']) {
             votes[TURKISH] += 2;
         }
-        for (votes, (_, common)) in votes.iter_mut().zip(COMMON.iter()) {
-            if common.binary_search(&word).is_ok() {
-                *votes += 1;
-            }
+        let languages = common_in(word);
+        for (place, votes) in votes.iter_mut().enumerate() {
+            *votes += usize::from(languages >> place & 1);
         }
     }
     let best = (0..COMMON.len()).max_by_key(|i| (votes[*i], std::cmp::Reverse(*i)));

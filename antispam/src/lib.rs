@@ -10,8 +10,10 @@
 //! - [`address`]: EVM (EIP-55), Solana (base58, 32 bytes), TON addresses.
 //! - [`scam`]: crypto-scam families that stand alone (fake support, seed
 //!   phrase, wallet drainers, giveaways, fund recovery, contact off
-//!   Telegram, presale offers, fake official events, investment) in en, fr,
-//!   es, pt, de, ru, tr.
+//!   Telegram, presale offers, fake official events, investment, jobs paid
+//!   in crypto, adult and dating, gambling, hyped offers) in en, fr, es,
+//!   pt, de, ru, tr; a warning ("always a scam", "es timo") with no bait
+//!   is never deleted, by them or by the classifier.
 //! - [`content`]: phrase families (en, fr, ru), stop phrases, links and
 //!   their domains, only-a-link or only-a-mention, sending people to an
 //!   account, shouting, forwards, emoji.
@@ -172,11 +174,14 @@ fn judge_message(
     let text = normalize::normalize(&message.text);
     let trusted = state.is_trusted(id, policy.trust_after);
     compiled.phrases.judge(&text, trusted, &mut verdict);
-    compiled
+    let tone = compiled
         .scams
         .judge(&text, &policy.allowed_domains, trusted, &mut verdict);
     if let Some(model) = compiled.model.as_deref().filter(|_| !trusted) {
         model.judge(&text, &mut verdict);
+        if tone == scam::Tone::Warning {
+            verdict.cap(Rule::Classifier, 1.0, "a warning, with no link or contact");
+        }
         let asks_the_bot = policy.bot_username.as_deref().is_some_and(|bot| {
             message
                 .text

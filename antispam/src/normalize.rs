@@ -5,13 +5,17 @@
 //! Cyrillic "а" in "claim" or a "0" for an "o" no longer hides a word. A
 //! word mixing alphabets is reported: it is a signal of its own.
 
-use std::collections::HashSet;
+mod case;
+mod disguise;
+
 use std::sync::OnceLock;
 
 use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
-use unicode_script::{Script, UnicodeScript};
-use unicode_security::{MixedScript, skeleton};
+use unicode_security::skeleton;
+
+use case::{is_upper, lowercase};
+use disguise::{is_disguised, words};
 
 /// A message, normalised.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,16 +84,17 @@ pub fn normalize(text: &str) -> Normalized {
         0 => text.to_owned(),
         _ => text.chars().filter(|c| !is_invisible(*c)).collect(),
     };
-    let nfkc: String = match is_nfkc_quick(visible.chars()) {
-        IsNormalized::Yes => visible,
-        _ => visible.nfkc().collect(),
+    let nfkc: String = if is_nfkc(&visible) {
+        visible
+    } else {
+        visible.nfkc().collect()
     };
     let mixed_script_words = words(&nfkc)
         .filter(|word| !word.is_ascii() && is_disguised(word))
         .map(str::to_lowercase)
         .collect();
     let shouting = is_shouting(&nfkc);
-    let text = nfkc.to_lowercase();
+    let text = lowercase(&nfkc);
     let skeleton = skeleton_of(&text);
     Normalized {
         text,
@@ -152,117 +157,37 @@ fn is_shouting(text: &str) -> bool {
     let (mut letters, mut capitals) = (0, 0);
     for c in text.chars().filter(|c| is_letter(*c)) {
         letters += 1;
-        capitals += usize::from(c.is_uppercase());
+        capitals += usize::from(is_upper(c));
     }
     letters >= SHOUTING_LETTERS && capitals * 5 >= letters * 3
 }
 
-/// The words of a text, also split where a lowercase letter runs into a
-/// capital: sentences glued together ("fine.nДавно", "fineThanks") are
-/// two words, not one mixing alphabets.
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !is_letter_or_digit(c))
-        .filter(|word| !word.is_empty())
-        .flat_map(|word| {
-            let mut rest = word;
-            std::iter::from_fn(move || {
-                if rest.is_empty() {
-                    return None;
-                }
-                let mut previous: Option<char> = None;
-                let cut = rest.char_indices().find_map(|(at, c)| {
-                    let boundary = previous.is_some_and(char::is_lowercase) && c.is_uppercase();
-                    previous = Some(c);
-                    boundary.then_some(at)
-                });
-                let (word, after) = rest.split_at(cut.unwrap_or(rest.len()));
-                rest = after;
-                Some(word)
-            })
-        })
+/// Whether `text` is in NFKC already: read from a table where every
+/// character is in [`TABLE_RANGES`], by the Unicode quick check otherwise.
+fn is_nfkc(text: &str) -> bool {
+    let table = nfkc_table();
+    let in_table = |c: char| table_index(c).and_then(|at| table.get(at)).copied();
+    text.chars().all(|c| in_table(c) == Some(true))
+        || is_nfkc_quick(text.chars()) == IsNormalized::Yes
 }
 
-/// A word of one alphabet with letters of another that look like its own
-/// swapped in: `pаypal` with a Cyrillic а, `Здpaвcтвyйтe` with Latin p, a,
-/// c, y, e, `Пᴏддᴇᴧьнᴀя` with small capitals. A word that merely runs two
-/// languages together is not a disguise: its minority letters have no twin
-/// in the main alphabet.
-fn is_disguised(word: &str) -> bool {
-    if word.is_ascii() || word.chars().count() < 4 {
-        return false;
-    }
-    if word.chars().any(is_decorative) {
-        return true;
-    }
-    if in_one_alphabet_block(word) || word.is_single_script() {
-        return false;
-    }
-    let mut scripts: Vec<Script> = word
-        .chars()
-        .filter(|c| is_letter(*c))
-        .map(|c| c.script())
-        .collect();
-    scripts.sort_unstable_by_key(|script| *script as u16);
-    scripts.dedup();
-    // Disguised when, for one of its alphabets, every other letter passes
-    // for a letter of it: "pаypal" for Latin, "дoxoд" for Cyrillic.
-    scripts.iter().any(|main| passes_for(word, *main))
-}
-
-/// Whether every letter of `word` is in the Latin blocks (up to U+024F)
-/// or every one in the Cyrillic blocks: one alphabet for sure, without the
-/// script tables.
-fn in_one_alphabet_block(word: &str) -> bool {
-    let (mut latin, mut cyrillic) = (false, false);
-    for c in word.chars() {
-        match c {
-            'a'..='z' | 'A'..='Z' | '\u{00C0}'..='\u{024F}' if c.is_alphabetic() => latin = true,
-            '\u{0400}'..='\u{052F}' => cyrillic = true,
-            c if c.is_ascii() => {}
-            _ => return false,
-        }
-    }
-    !(latin && cyrillic)
-}
-
-/// Whether every letter of `word` outside `main` has a twin in `main`.
-fn passes_for(word: &str, main: Script) -> bool {
-    let mut strays = word
-        .chars()
-        .filter(|c| is_letter(*c) && c.script() != main)
-        .peekable();
-    if strays.peek().is_none() {
-        return false;
-    }
-    match twins_of(main) {
-        Some(twins) => strays.all(|c| twins.contains(&skeleton_of(&c.to_lowercase().to_string()))),
-        // An alphabet we hold no twins for: one or two strays are a disguise.
-        None => (1..=2).contains(&strays.count()),
-    }
-}
-
-/// Letters no language writes its words with, that pass for ordinary ones:
-/// small capitals and other phonetic letters, Cherokee.
-fn is_decorative(c: char) -> bool {
-    matches!(c, '\u{0250}'..='\u{02AF}' | '\u{1D00}'..='\u{1DBF}' | '\u{13A0}'..='\u{13FF}')
-}
-
-/// The skeletons of the letters of an alphabet: a letter of another
-/// alphabet with one of these skeletons passes for one of its letters.
-fn twins_of(script: Script) -> Option<&'static HashSet<String>> {
-    static LATIN: OnceLock<HashSet<String>> = OnceLock::new();
-    static CYRILLIC: OnceLock<HashSet<String>> = OnceLock::new();
-    let (cell, letters) = match script {
-        Script::Latin => (&LATIN, ('a'..='z').collect::<Vec<char>>()),
-        Script::Cyrillic => (&CYRILLIC, ('а'..='я').chain("ёіїєґ".chars()).collect()),
-        _ => return None,
-    };
-    Some(cell.get_or_init(|| {
-        letters
+/// For each character of [`TABLE_RANGES`], whether any text made of such
+/// characters is in NFKC: a starter (no combining mark to reorder) whose
+/// quick check answers yes.
+fn nfkc_table() -> &'static [bool] {
+    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        TABLE_RANGES
             .iter()
-            .map(|c| skeleton_of(&c.to_string()))
+            .flat_map(|(start, end)| *start..*end)
+            .map(|code| {
+                char::from_u32(code).is_some_and(|c| {
+                    canonical_combining_class(c) == 0
+                        && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
+                })
+            })
             .collect()
-    }))
+    })
 }
 
 /// The confusables skeleton of already lowercased text.
@@ -270,10 +195,14 @@ pub fn skeleton_of(text: &str) -> String {
     let table = skeleton_table();
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        match table_index(c).and_then(|at| table.get(at)) {
-            Some(Some(piece)) => out.push_str(piece),
+        if c.is_ascii() && table.ascii_unchanged[c as usize] {
+            out.push(c);
+            continue;
+        }
+        match table_index(c).and_then(|at| table.piece(at)) {
+            Some(piece) => out.push_str(piece),
             // A letter outside the table: the whole text the slow way.
-            _ => return slow_skeleton_of(text),
+            None => return slow_skeleton_of(text),
         }
     }
     out
@@ -307,30 +236,68 @@ fn table_index(c: char) -> Option<usize> {
 /// end: the character and its skeleton start with a base character (no
 /// combining mark reorders across them) and hold no sigma (whose lowercase
 /// depends on what follows). `None` where that does not hold.
-fn skeleton_table() -> &'static [Option<Box<str>>] {
-    static TABLE: OnceLock<Vec<Option<Box<str>>>> = OnceLock::new();
+fn skeleton_table() -> &'static SkeletonTable {
+    static TABLE: OnceLock<SkeletonTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        TABLE_RANGES
-            .iter()
-            .flat_map(|(start, end)| *start..*end)
-            .map(|code| {
-                let c = char::from_u32(code)?;
-                let piece = slow_skeleton_of(c.encode_utf8(&mut [0; 4]));
-                let starts_with_base = |text: &str| {
-                    text.nfd()
-                        .next()
-                        .is_none_or(|first| canonical_combining_class(first) == 0)
-                };
-                let sigma = |text: &str| text.chars().any(|c| matches!(c, 'σ' | 'ς' | 'Σ'));
-                (canonical_combining_class(c) == 0
-                    && starts_with_base(c.encode_utf8(&mut [0; 4]))
-                    && starts_with_base(&piece)
-                    && !sigma(&piece)
-                    && !sigma(c.encode_utf8(&mut [0; 4])))
-                .then(|| piece.into_boxed_str())
-            })
-            .collect()
+        let mut table = SkeletonTable {
+            pieces: String::new(),
+            spans: Vec::new(),
+            ascii_unchanged: [false; 128],
+        };
+        for code in TABLE_RANGES.iter().flat_map(|(start, end)| *start..*end) {
+            let piece = char::from_u32(code).and_then(table_piece);
+            let span = piece.map_or((u32::MAX, 0), |piece| {
+                let at = table.pieces.len() as u32;
+                table.pieces.push_str(&piece);
+                (at, piece.len() as u32)
+            });
+            table.spans.push(span);
+        }
+        for byte in 0..128u8 {
+            let c = char::from(byte);
+            table.ascii_unchanged[usize::from(byte)] = table_index(c)
+                .and_then(|at| table.piece(at))
+                .is_some_and(|piece| piece.len() == 1 && piece.starts_with(c));
+        }
+        table
     })
+}
+
+/// The skeletons of [`TABLE_RANGES`] in one string (a character's piece is
+/// a span of it), and which ASCII characters are their own skeleton.
+struct SkeletonTable {
+    pieces: String,
+    /// Start and length in `pieces`; a start of `u32::MAX` for none.
+    spans: Vec<(u32, u32)>,
+    ascii_unchanged: [bool; 128],
+}
+
+impl SkeletonTable {
+    fn piece(&self, at: usize) -> Option<&str> {
+        let (start, len) = *self.spans.get(at)?;
+        if start == u32::MAX {
+            return None;
+        }
+        self.pieces
+            .get(start as usize..start as usize + len as usize)
+    }
+}
+
+/// The skeleton of `c` alone, where it is the same wherever `c` stands.
+fn table_piece(c: char) -> Option<String> {
+    let piece = slow_skeleton_of(c.encode_utf8(&mut [0; 4]));
+    let starts_with_base = |text: &str| {
+        text.nfd()
+            .next()
+            .is_none_or(|first| canonical_combining_class(first) == 0)
+    };
+    let sigma = |text: &str| text.chars().any(|c| matches!(c, 'σ' | 'ς' | 'Σ'));
+    (canonical_combining_class(c) == 0
+        && starts_with_base(c.encode_utf8(&mut [0; 4]))
+        && starts_with_base(&piece)
+        && !sigma(&piece)
+        && !sigma(c.encode_utf8(&mut [0; 4])))
+    .then_some(piece)
 }
 
 #[cfg(test)]
@@ -356,6 +323,20 @@ mod tests {
         texts.extend(["ﬁ straße ǆ ω ŉ", "x\u{0301}\u{0323}y", "mоney ∂ℓ 𝐜𝐥𝐚𝐢𝐦"].map(str::to_owned));
         for text in texts {
             assert_eq!(skeleton_of(&text), slow_skeleton_of(&text), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_nfkc_table_agrees_with_normalising() {
+        for c in TABLE_RANGES
+            .iter()
+            .flat_map(|(start, end)| *start..*end)
+            .filter_map(char::from_u32)
+        {
+            let text = format!("a{c}{c}b");
+            if is_nfkc(&text) {
+                assert_eq!(text.nfkc().collect::<String>(), text, "{c:?}");
+            }
         }
     }
 

@@ -34,19 +34,20 @@ enum Kind {
 
 /// The features of a normalised message.
 pub fn features(text: &Normalized) -> Features {
-    let mut indices = vec![hash(Kind::Flag, "bias")];
-    let mut padded: Vec<char> = Vec::new();
+    let mut indices = Vec::with_capacity(text.skeleton.len() + 8);
+    indices.push(hash(Kind::Flag, "bias"));
+    // Where each character of the word starts, and where the word ends.
+    let mut starts: Vec<usize> = Vec::new();
     for word in text
         .skeleton
         .split(|c: char| !crate::normalize::is_letter_or_digit(c))
-        .filter(|word| word.chars().count() >= 2 && !is_common_word(word))
+        .filter(|word| word.chars().nth(1).is_some() && !is_common_word(word))
     {
         indices.push(hash(Kind::Word, word));
-        padded.clear();
-        padded.push(' ');
-        padded.extend(word.chars());
-        padded.push(' ');
-        indices.extend(padded.windows(PIECE).map(hash_piece));
+        starts.clear();
+        starts.extend(word.char_indices().map(|(at, _)| at));
+        starts.push(word.len());
+        pieces(word, &starts, &mut indices);
     }
     for c in text.text.chars().filter(|c| is_emoji(*c)) {
         indices.push(hash(Kind::Emoji, c.encode_utf8(&mut [0; 4])));
@@ -69,18 +70,38 @@ pub fn features(text: &Normalized) -> Features {
     Features { indices, value }
 }
 
+/// The pieces of [`PIECE`] characters of a word padded with a space at
+/// each end, hashed as their text would be without building it.
+/// `starts` holds where each character starts, then the word's length.
+fn pieces(word: &str, starts: &[usize], indices: &mut Vec<u32>) {
+    let chars = starts.len() - 1;
+    let padded = chars + 2;
+    let bytes = word.as_bytes();
+    for first in 0..padded.saturating_sub(PIECE - 1) {
+        let last = first + PIECE; // one past, in padded positions
+        let (from, to) = (first.max(1) - 1, last.min(chars + 1) - 1);
+        let (Some(from), Some(to)) = (starts.get(from), starts.get(to)) else {
+            continue;
+        };
+        let mut state = start(Kind::Piece);
+        if first == 0 {
+            state = step(state, b' ');
+        }
+        state = bytes
+            .get(*from..*to)
+            .unwrap_or_default()
+            .iter()
+            .fold(state, |s, b| step(s, *b));
+        if last == padded {
+            state = step(state, b' ');
+        }
+        indices.push(fold(state));
+    }
+}
+
 /// FNV-1a over the kind and the text, folded into [`DIMENSIONS`].
 fn hash(kind: Kind, text: &str) -> u32 {
     fold(text.bytes().fold(start(kind), step))
-}
-
-/// The same for a piece of a word, without building a string.
-fn hash_piece(piece: &[char]) -> u32 {
-    let mut state = start(Kind::Piece);
-    for c in piece {
-        state = c.encode_utf8(&mut [0; 4]).bytes().fold(state, step);
-    }
-    fold(state)
 }
 
 fn start(kind: Kind) -> u64 {
@@ -110,9 +131,28 @@ mod tests {
     }
 
     #[test]
-    fn a_piece_hashes_as_its_text_would() {
-        let piece: Vec<char> = " зара".chars().collect();
-        assert_eq!(hash_piece(&piece), hash(Kind::Piece, " зара"));
+    fn pieces_hash_as_the_padded_text_would() {
+        for word in ["ab", "abcd", "abcde", "заработок", "x€yz"] {
+            let padded: Vec<char> = format!(" {word} ").chars().collect();
+            let expected: Vec<u32> = padded
+                .windows(PIECE)
+                .map(|w| hash(Kind::Piece, &w.iter().collect::<String>()))
+                .collect();
+            let mut starts: Vec<usize> = word.char_indices().map(|(at, _)| at).collect();
+            starts.push(word.len());
+            let mut got = Vec::new();
+            pieces(word, &starts, &mut got);
+            assert_eq!(got, expected, "{word}");
+        }
+    }
+
+    #[test]
+    fn the_pieces_of_a_word_include_its_padded_ends() {
+        let pieces = features(&normalize("заработок")).indices;
+        for piece in [" зара", "боток", "оток "] {
+            let skeleton = crate::normalize::skeleton_of(piece);
+            assert!(pieces.contains(&hash(Kind::Piece, &skeleton)), "{piece}");
+        }
     }
 
     #[test]

@@ -137,7 +137,8 @@ impl SpamModel {
         let words = text
             .text
             .split_whitespace()
-            .filter(|word| !is_link(word) && !word.starts_with('@'))
+            .filter(|word| !word.starts_with('@') && !is_link(word))
+            .take(MIN_WORDS)
             .count();
         // A message of a word or two says too little for the classifier.
         let probability = (words >= MIN_WORDS)

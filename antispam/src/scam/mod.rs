@@ -9,11 +9,12 @@
 //! phrase") and questions do not fire a family unless they carry bait: the
 //! same words wrapped around a contact or a link are the scam.
 
+mod amounts;
 mod bait;
 mod families;
 mod terms;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 pub use bait::Bait;
 
@@ -87,10 +88,22 @@ pub enum Concept {
     Reassure,
     /// Everyone in this group, dear members, calling all.
     GroupAddress,
+    /// Verify, confirm, check: what a secret is asked "for".
+    Verify,
+    /// Girls, women, singles: who dating spam shows.
+    Girls,
+    /// Meeting, dates, tonight, private videos: what it offers with them.
+    Dating,
+    /// Scam, fake, beware, "es timo": a scam called by its name.
+    Denounce,
+    /// Receive, get back, получи: what a giveaway promises for what is sent.
+    Receive,
+    /// Less sent than promised back ("send 0.05 ETH, get 0.15 ETH").
+    MoreBack,
 }
 
 impl Concept {
-    fn bit(self) -> u32 {
+    fn bit(self) -> u64 {
         1 << self as u8
     }
 }
@@ -98,7 +111,7 @@ impl Concept {
 /// The concepts found in a message, with the first term of each.
 #[derive(Debug, Clone, Default)]
 pub struct Found {
-    mask: u32,
+    mask: u64,
     terms: Vec<(Concept, &'static str)>,
 }
 
@@ -163,8 +176,11 @@ impl ScamRules {
                 skeletons.push(skeleton);
             }
         }
+        // A DFA: every message is scanned, and the terms are few enough
+        // for its table to stay small.
         let matcher = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
             .build(&skeletons)?;
         Ok(Self { matcher, patterns })
     }
@@ -187,22 +203,29 @@ impl ScamRules {
         found
     }
 
-    /// Adds a hit for each family the message belongs to.
+    /// Adds a hit for each family the message belongs to, and says
+    /// whether it reads as a warning: protective words that call a scam by
+    /// its name or alert ("always a scam", "es timo", "beware"), with no
+    /// link, account, phone or e-mail.
     pub fn judge(
         &self,
         text: &Normalized,
         allowed_domains: &[String],
         trusted: bool,
         verdict: &mut Verdict,
-    ) {
-        let found = self.concepts(&text.skeleton);
+    ) -> Tone {
+        let mut found = self.concepts(&text.skeleton);
+        if amounts::more_back(&text.text) {
+            found.add(Concept::MoreBack, "more back than sent");
+        }
         let bait = Bait::of(&text.text, allowed_domains);
         if !bait.any() {
-            if trusted || found.is_protective() || is_question(&text.text) {
-                return;
+            if found.is_protective() || trusted || is_question(&text.text) {
+                let warning = found.is_protective() && found.has(Concept::Denounce);
+                return if warning { Tone::Warning } else { Tone::Plain };
             }
         } else if trusted && found.is_protective() {
-            return;
+            return Tone::Plain;
         }
         for (rule, why) in families(&found, &bait) {
             if trusted && !bait.any() {
@@ -219,7 +242,16 @@ impl ScamRules {
             };
             verdict.hit(rule, score, details);
         }
+        Tone::Plain
     }
+}
+
+/// How a message reads, for the rules that judge it after the families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// A warning with no bait: never deleted for its words.
+    Warning,
+    Plain,
 }
 
 /// A message asking something: people ask about their wallet, the

@@ -5,10 +5,17 @@
 //! confusables skeleton, lowercase, like the rest of the engine.
 
 mod contact;
+mod dating;
+mod demand;
+mod jobs;
+mod messengers;
 mod money;
 mod offers;
 mod people;
+mod recovery;
+mod trouble;
 mod wallet;
+mod warning;
 
 use super::Concept;
 
@@ -16,21 +23,26 @@ use super::Concept;
 pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Staff, people::STAFF),
     (Concept::GoPrivate, contact::GO_PRIVATE),
-    (Concept::OffPlatform, contact::OFF_PLATFORM),
+    (Concept::OffPlatform, messengers::OFF_PLATFORM),
+    (Concept::OffPlatform, messengers::VIA_MESSENGER),
     (Concept::Protective, people::PROTECTIVE),
+    (Concept::Protective, warning::SCAM_CALLED),
+    (Concept::Denounce, warning::SCAM_CALLED),
+    (Concept::Denounce, warning::DENOUNCE),
     (Concept::Credit, people::CREDIT),
     (Concept::Pointer, contact::POINTER),
     (Concept::Secret, wallet::SECRET),
     (Concept::HandOver, wallet::HAND_OVER),
     (Concept::Wallet, wallet::WALLET),
     (Concept::Repair, wallet::REPAIR),
-    (Concept::Threat, wallet::THREAT),
-    (Concept::Problem, wallet::PROBLEM),
+    (Concept::Threat, trouble::THREAT),
+    (Concept::Problem, trouble::PROBLEM),
     (Concept::Double, offers::DOUBLE),
     (Concept::Giveaway, offers::GIVEAWAY),
+    (Concept::Receive, offers::RECEIVE),
     (Concept::Bonus, offers::BONUS),
-    (Concept::Recover, offers::RECOVER),
-    (Concept::Loss, offers::LOSS),
+    (Concept::Recover, recovery::RECOVER),
+    (Concept::Loss, recovery::LOSS),
     (Concept::Presale, offers::PRESALE),
     (Concept::OfficialEvent, offers::OFFICIAL_EVENT),
     (Concept::Hype, offers::HYPE),
@@ -38,10 +50,14 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Gain, money::GAIN),
     (Concept::Pump, money::PUMP),
     (Concept::Bot, money::BOT),
-    (Concept::Job, money::JOB),
-    (Concept::Pay, money::PAY),
-    (Concept::Adult, money::ADULT),
+    (Concept::Job, jobs::JOB),
+    (Concept::Pay, jobs::PAY),
+    (Concept::Adult, dating::ADULT),
     (Concept::Gambling, money::GAMBLING),
     (Concept::Reassure, people::REASSURE),
     (Concept::GroupAddress, contact::GROUP_ADDRESS),
+    (Concept::Verify, demand::VERIFY),
+    (Concept::HandOver, demand::WE_NEED),
+    (Concept::Girls, dating::GIRLS),
+    (Concept::Dating, dating::DATING),
 ];
