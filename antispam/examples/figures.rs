@@ -117,6 +117,7 @@ fn main() {
             ("crypto-spam-holdout2.txt", "crypto-ham-holdout2.txt"),
             ("crypto-spam-families.txt", "crypto-ham-hard.txt"),
             ("crypto-spam-holdout3.txt", "crypto-ham-holdout3.txt"),
+            ("crypto-spam-holdout4.txt", "crypto-ham-holdout4.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {
