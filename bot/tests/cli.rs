@@ -44,6 +44,20 @@ fn check_accepts_the_example_settings_and_prints_a_one_screen_summary() {
         "{stdout}"
     );
     assert!(stdout.contains("ulias.example.toml: valid"), "{stdout}");
+    let tools = stdout
+        .lines()
+        .find(|l| l.starts_with("tools      "))
+        .expect("a tools line");
+    assert!(
+        tools.contains(" built, ") && tools.contains(" not built yet"),
+        "{tools}"
+    );
+    assert!(
+        stdout.contains("monitor (http_check, docker, loki_query, ssh)")
+            && stdout.contains("coder (ast_search)")
+            && !stdout.contains("tg_bot ("),
+        "the Monitor waits on all its tools, the coder on one, the TG Bot on none: {stdout}"
+    );
     assert!(stdout.contains("models     2 pool(s)"), "{stdout}");
     assert!(
         stdout.contains("cloud $20.00/month, alerts at $5.00, $10.00, $15.00"),

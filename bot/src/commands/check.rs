@@ -9,7 +9,7 @@ use ulias_agents::chain::ChainReader;
 use ulias_agents::scheduler::Scheduler;
 use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::{Catalogue, MAX_PROMPT_TOKENS, MAX_TOOLS};
-use ulias_agents::tools::{ToolRegistry, Workspace};
+use ulias_agents::tools::{Effect, ToolRegistry, Workspace};
 use ulias_core::settings::{Settings, SettingsSource, TelegramSettings};
 use ulias_core::store::{BackendKind, redact_url};
 
@@ -21,12 +21,16 @@ pub fn run(
     source: &SettingsSource,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
-    let catalogue = load_catalogue(settings)?;
+    let tools = registry(settings)?;
+    let catalogue = Catalogue::load(&settings.prompts_dir, &tools, &OutputSchemas::build()?)?;
     let scheduler = Scheduler::load(&settings.prompts_dir, &catalogue)?;
     for line in summary(settings, source) {
         writeln!(out, "{line}")?;
     }
     writeln!(out, "{}", catalogue_line(settings, &catalogue))?;
+    for line in tools_lines(&catalogue, &tools) {
+        writeln!(out, "{line}")?;
+    }
     writeln!(
         out,
         "schedule   {} recurring jobs in {}",
@@ -38,12 +42,64 @@ pub fn run(
 
 /// Loads and lints the agent files named by the settings.
 pub fn load_catalogue(settings: &Settings) -> anyhow::Result<Catalogue> {
-    let tools = ToolRegistry::standard(
+    let schemas = OutputSchemas::build()?;
+    Ok(Catalogue::load(
+        &settings.prompts_dir,
+        &registry(settings)?,
+        &schemas,
+    )?)
+}
+
+/// Every tool, as the settings build them.
+fn registry(settings: &Settings) -> anyhow::Result<ToolRegistry> {
+    Ok(ToolRegistry::standard(
         ChainReader::from_settings(settings)?,
         &Workspace::from_settings(&settings.workspace)?,
-    );
-    let schemas = OutputSchemas::build()?;
-    Ok(Catalogue::load(&settings.prompts_dir, &tools, &schemas)?)
+    ))
+}
+
+/// Whether a call of `name` does what it says: a built tool, or a publish
+/// tool (its call becomes a validation, sent by the publishers once
+/// approved).
+fn works(tools: &ToolRegistry, name: &str) -> bool {
+    tools.built(name).is_some()
+        || tools
+            .spec(name)
+            .is_some_and(|spec| matches!(spec.effect, Effect::Publish { .. }))
+}
+
+/// How many of the tools the agent files name work, and which agents hold
+/// tools that are not built yet (their calls say so at run time).
+fn tools_lines(catalogue: &Catalogue, tools: &ToolRegistry) -> Vec<String> {
+    let named: BTreeSet<&str> = catalogue
+        .agents()
+        .flat_map(|agent| agent.tools.iter().map(String::as_str))
+        .collect();
+    let built = named.iter().filter(|name| works(tools, name)).count();
+    let mut lines = vec![format!(
+        "tools      {built} built, {} not built yet (of the {} the agent files name)",
+        named.len() - built,
+        named.len()
+    )];
+    let waiting: Vec<String> = catalogue
+        .agents()
+        .filter_map(|agent| {
+            let missing: Vec<&str> = agent
+                .tools
+                .iter()
+                .map(String::as_str)
+                .filter(|name| !works(tools, name))
+                .collect();
+            (!missing.is_empty()).then(|| format!("{} ({})", agent.name, missing.join(", ")))
+        })
+        .collect();
+    if !waiting.is_empty() {
+        lines.push(format!(
+            "           not built, by agent: {}",
+            waiting.join("; ")
+        ));
+    }
+    lines
 }
 
 fn catalogue_line(settings: &Settings, catalogue: &Catalogue) -> String {
