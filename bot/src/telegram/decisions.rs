@@ -145,15 +145,27 @@ pub async fn decide(
     )
     .await?;
     if let Some((chat, message)) = press.message {
-        common
-            .bot
-            .edit_message_text(
-                ChatId(chat),
-                message,
-                clip(&decision_text(&common.texts, &decision)),
-            )
-            .await?;
+        refresh_message(common, chat, message, &decision).await?;
         super::operations::tell_applied(common, chat, applied.as_ref()).await?;
     }
     Ok(None)
+}
+
+/// Shows a decision's message as the decision now stands (its answer, or
+/// the automatic choice), without its buttons.
+pub async fn refresh_message(
+    common: &Common,
+    chat: i64,
+    message: MessageId,
+    decision: &Decision,
+) -> Result<(), HandlerError> {
+    common
+        .bot
+        .edit_message_text(
+            ChatId(chat),
+            message,
+            clip(&decision_text(&common.texts, decision)),
+        )
+        .await?;
+    Ok(())
 }

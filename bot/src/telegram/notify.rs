@@ -15,7 +15,7 @@ use ulias_agents::alerts::{Alert, AlertLevel, keys};
 use ulias_core::domain::{ObjectiveStatus, TaskStatus};
 use ulias_core::settings::{CeoSettings, EngineSettings, GroupSettings, HttpSettings, XSettings};
 
-use super::decisions::{decision_text, post_decision};
+use super::decisions::post_decision;
 use super::edge::clip;
 use super::error::HandlerResult;
 use super::groups::Community;
@@ -133,14 +133,7 @@ async fn timed_out(common: &Common) -> HandlerResult {
             continue;
         }
         let message = MessageId(i32::try_from(message)?);
-        common
-            .bot
-            .edit_message_text(
-                ChatId(chat),
-                message,
-                clip(&decision_text(&common.texts, &decision)),
-            )
-            .await?;
+        super::decisions::refresh_message(common, chat, message, &decision).await?;
         let option =
             crate::decision_text::option_label(&common.texts, &decision, decision.response);
         common

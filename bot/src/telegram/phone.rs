@@ -6,12 +6,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use teloxide::prelude::*;
 use teloxide::types::MessageId;
 use ulias_core::store::Store;
 
 use super::decisions::decision_text;
-use super::edge::clip;
 use super::error::HandlerResult;
 use super::{Common, Work};
 use crate::i18n::arg;
@@ -214,14 +212,7 @@ async fn apply_phone_answer(
     };
     if let Some((chat, message)) = common.store.decision_message(id).await? {
         let message = MessageId(i32::try_from(message)?);
-        common
-            .bot
-            .edit_message_text(
-                ChatId(chat),
-                message,
-                clip(&decision_text(&common.texts, &decision)),
-            )
-            .await?;
+        super::decisions::refresh_message(common, chat, message, &decision).await?;
         super::operations::tell_applied(common, chat, applied.as_ref()).await?;
     }
     Ok(())
