@@ -55,13 +55,13 @@ pub(super) fn is_disguised(word: &str) -> bool {
     if in_one_alphabet_block(word) || (!two_blocks && word.is_single_script()) {
         return false;
     }
-    let mut scripts: Vec<Script> = word
-        .chars()
-        .filter(|c| is_letter(*c))
-        .map(script_of)
-        .collect();
-    scripts.sort_unstable_by_key(|script| *script as u16);
-    scripts.dedup();
+    // Its alphabets, each once (a word has two or three).
+    let mut scripts: Vec<Script> = Vec::with_capacity(4);
+    for script in word.chars().filter(|c| is_letter(*c)).map(script_of) {
+        if !scripts.contains(&script) {
+            scripts.push(script);
+        }
+    }
     // Disguised when, for one of its alphabets, every other letter passes
     // for a letter of it: "pаypal" for Latin, "дoxoд" for Cyrillic.
     scripts.iter().any(|main| passes_for(word, *main))
@@ -133,13 +133,13 @@ fn twins_of(script: Script) -> Option<&'static Twins> {
     static LATIN: OnceLock<Twins> = OnceLock::new();
     static CYRILLIC: OnceLock<Twins> = OnceLock::new();
     let (cell, letters) = match script {
-        Script::Latin => (&LATIN, ('a'..='z').collect::<Vec<char>>()),
-        Script::Cyrillic => (&CYRILLIC, ('а'..='я').chain("ёіїєґ".chars()).collect()),
+        Script::Latin => (&LATIN, "abcdefghijklmnopqrstuvwxyz"),
+        Script::Cyrillic => (&CYRILLIC, "абвгдежзийклмнопрстуфхцчшщъыьэюяёіїєґ"),
         _ => return None,
     };
     Some(cell.get_or_init(|| {
         let twins: HashSet<String> = letters
-            .iter()
+            .chars()
             .map(|c| skeleton_of(&c.to_string()))
             .collect();
         let table = TABLE_RANGES
