@@ -42,15 +42,13 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     }
     // "Verify your seed phrase" for the support, the airdrop, a locked
     // balance or a prize: nothing legitimate ever checks it.
-    // "Unlock", "desbloquear": a repair other than the verifying itself.
-    let unlocking = has(Repair) && !found.term(Repair).starts_with(found.term(Verify));
     let demanded = has(Verify)
         && (has(Staff)
             || has(OfficialEvent)
             || has(Threat)
             || has(Giveaway)
             || has(Bonus)
-            || unlocking);
+            || has(Unlock));
     if has(Secret) && (has(HandOver) || has(GoPrivate) || bait.any() || demanded) {
         add(Rule::SeedPhrase, format!("asks for the {}", quote(Secret)));
     }
@@ -281,6 +279,14 @@ mod tests {
                 "Arbitraj botumla her gün %3 kazanıyorum, kurulum isteyen özelden yazsın",
                 "investment",
             ),
+            (
+                "Um die Auszahlung freizuschalten, bestätige deine Wallet mit deiner Seed-Phrase",
+                "seed_phrase",
+            ),
+            (
+                "Привет админ, наша биржа может залистить ваш токен, стоимость обсуждается",
+                "paid_service",
+            ),
         ];
         for (text, rule) in table {
             assert!(
@@ -299,6 +305,8 @@ mod tests {
             "Gebt niemals eure 24 Wörter ein, auch nicht zum Entsperren des Stakings",
             "Soy del equipo, las dudas técnicas se responden aquí en el grupo, nunca por privado",
             "Arbitraj botları çoğu zaman komisyondan sonra zarar ettiriyor",
+            "Someone asked me for my seed phrase to \"verify\" my wallet, I told him to get lost",
+            "The admin confirmed the listing fee was paid from the marketing wallet",
         ] {
             assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
         }

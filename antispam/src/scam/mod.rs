@@ -108,6 +108,8 @@ pub enum Concept {
     WeOffer,
     /// Never, don't, niemals, asla: a warning's negation.
     Never,
+    /// Unlock, release, freischalten: what a secret is asked "to" do.
+    Unlock,
 }
 
 impl Concept {

@@ -66,4 +66,5 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Fee, services::FEE),
     (Concept::WeOffer, services::WE_OFFER),
     (Concept::Never, warning::NEVER),
+    (Concept::Unlock, demand::UNLOCK),
 ];

@@ -49,6 +49,7 @@ pub const SERVICE: &[&str] = &[
     "listeleme",
     "listelemek",
     "listeyebilir",
+    "listeleyebil",
     "borsada listele",
     "pazarlama hizmet",
 ];
@@ -143,6 +144,18 @@ pub const ON_THE_TEAM: &[&str] = &[
 /// An offer made to the reader: "we can", "we offer", "includes".
 pub const WE_OFFER: &[&str] = &[
     "we can",
+    "our agency",
+    "agency handles",
+    "our exchange",
+    "notre agence",
+    "nuestra agencia",
+    "una agencia",
+    "nossa agência",
+    "unsere agentur",
+    "наша биржа",
+    "наше агентство",
+    "borsamız",
+    "ajansımız",
     "we offer",
     "we provide",
     "our service",

@@ -105,6 +105,7 @@ pub const HAND_OVER: &[&str] = &[
     "type in",
     "paste",
     "provide",
+    "providing",
     "submit",
     "give$",
     "give me",
