@@ -59,6 +59,13 @@ pub const WE_NEED: &[&str] = &[
 /// Unlock, release: what a secret is demanded "to" do.
 pub const UNLOCK: &[&str] = &[
     "unlock",
+    "activate",
+    "activer",
+    "activar",
+    "ativar",
+    "aktivieren",
+    "активац",
+    "açmak için",
     "release your",
     "to release",
     "débloqu",
