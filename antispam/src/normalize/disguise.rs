@@ -41,17 +41,19 @@ pub(super) fn words(text: &str) -> impl Iterator<Item = &str> {
 /// languages together is not a disguise: its minority letters have no twin
 /// in the main alphabet.
 pub(super) fn is_disguised(word: &str) -> bool {
-    if word.is_ascii() || word.chars().count() < 4 {
+    if word.is_ascii() || word.chars().nth(3).is_none() {
         return false;
-    }
-    if word.chars().any(is_decorative) {
-        return true;
     }
     // A word of the Latin and Cyrillic blocks alone holds letters of both
     // (or it would be in one): no need to ask whether it is one script.
-    let two_blocks = word
-        .chars()
-        .all(|c| c.is_ascii() || matches!(c, '\u{00C0}'..='\u{024F}' | '\u{0400}'..='\u{052F}'));
+    let mut two_blocks = true;
+    for c in word.chars() {
+        if is_decorative(c) {
+            return true;
+        }
+        two_blocks &=
+            c.is_ascii() || matches!(c, '\u{00C0}'..='\u{024F}' | '\u{0400}'..='\u{052F}');
+    }
     if in_one_alphabet_block(word) || (!two_blocks && word.is_single_script()) {
         return false;
     }
