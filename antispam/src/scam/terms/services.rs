@@ -52,6 +52,22 @@ pub const SERVICE: &[&str] = &[
     "listeleyebil",
     "borsada listele",
     "pazarlama hizmet",
+    "marketing",
+    "influencer",
+    "influenceur",
+    "influenciador",
+    "kol$",
+    "kols$",
+    "volume bot",
+    "bot de volum",
+    "bots de volum",
+    "volumen-bot",
+    "маркетинг",
+    "блогер",
+    "бот объём",
+    "бот объем",
+    "pazarlama",
+    "hacim botu",
 ];
 
 /// A price for the service: fee, rate, cost.
