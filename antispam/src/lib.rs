@@ -11,7 +11,8 @@
 //! - [`scam`]: crypto-scam families that stand alone (fake support, seed
 //!   phrase, wallet drainers, giveaways, fund recovery, contact off
 //!   Telegram, presale offers, fake official events, investment, jobs paid
-//!   in crypto, adult and dating, gambling, hyped offers) in en, fr, es,
+//!   in crypto, adult and dating, gambling, hyped offers, listings and
+//!   audits sold to admins for a fee) in en, fr, es,
 //!   pt, de, ru, tr; a warning ("always a scam", "es timo") with no bait
 //!   is never deleted, by them or by the classifier.
 //! - [`content`]: phrase families (en, fr, ru), stop phrases, links and

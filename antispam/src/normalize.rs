@@ -7,15 +7,17 @@
 
 mod case;
 mod disguise;
+mod nfkc;
 
 use std::sync::OnceLock;
 
+use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::canonical_combining_class;
-use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 use unicode_security::skeleton;
 
 use case::{is_upper, lowercase};
 use disguise::{is_disguised, words};
+use nfkc::{is_nfkc, to_nfkc};
 
 /// A message, normalised.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +89,7 @@ pub fn normalize(text: &str) -> Normalized {
     let nfkc: String = if is_nfkc(&visible) {
         visible
     } else {
-        visible.nfkc().collect()
+        to_nfkc(&visible)
     };
     let mixed_script_words = words(&nfkc)
         .filter(|word| !word.is_ascii() && is_disguised(word))
@@ -160,34 +162,6 @@ fn is_shouting(text: &str) -> bool {
         capitals += usize::from(is_upper(c));
     }
     letters >= SHOUTING_LETTERS && capitals * 5 >= letters * 3
-}
-
-/// Whether `text` is in NFKC already: read from a table where every
-/// character is in [`TABLE_RANGES`], by the Unicode quick check otherwise.
-fn is_nfkc(text: &str) -> bool {
-    let table = nfkc_table();
-    let in_table = |c: char| table_index(c).and_then(|at| table.get(at)).copied();
-    text.chars().all(|c| in_table(c) == Some(true))
-        || is_nfkc_quick(text.chars()) == IsNormalized::Yes
-}
-
-/// For each character of [`TABLE_RANGES`], whether any text made of such
-/// characters is in NFKC: a starter (no combining mark to reorder) whose
-/// quick check answers yes.
-fn nfkc_table() -> &'static [bool] {
-    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        TABLE_RANGES
-            .iter()
-            .flat_map(|(start, end)| *start..*end)
-            .map(|code| {
-                char::from_u32(code).is_some_and(|c| {
-                    canonical_combining_class(c) == 0
-                        && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
-                })
-            })
-            .collect()
-    })
 }
 
 /// The confusables skeleton of already lowercased text.

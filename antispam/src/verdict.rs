@@ -37,6 +37,7 @@ pub enum Rule {
     JobOffer,
     AdultOrGambling,
     HypedOffer,
+    PaidService,
 }
 
 impl Rule {
@@ -64,6 +65,7 @@ impl Rule {
                 | Self::JobOffer
                 | Self::AdultOrGambling
                 | Self::HypedOffer
+                | Self::PaidService
         )
     }
 
@@ -103,6 +105,7 @@ impl Rule {
             Self::JobOffer => "job_offer",
             Self::AdultOrGambling => "adult_or_gambling",
             Self::HypedOffer => "hyped_offer",
+            Self::PaidService => "paid_service",
         }
     }
 }

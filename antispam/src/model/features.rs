@@ -5,12 +5,17 @@
 //! is hashed into a fixed number of weights, so the model's size does not
 //! grow with the number of samples.
 
+use std::cell::RefCell;
+
 use crate::content::{host_of, is_emoji};
 use crate::language::is_common_word;
 use crate::normalize::Normalized;
 
 /// Number of weights, a power of two: 2^18 (one MiB of `f32`).
 pub const DIMENSIONS: usize = 1 << 18;
+/// Words of a message that are read: what a message is about shows in
+/// its first sentences, and the work of a long one stays bounded.
+const MAX_WORDS: usize = 48;
 /// Length of the pieces of words.
 const PIECE: usize = 5;
 
@@ -42,6 +47,7 @@ pub fn features(text: &Normalized) -> Features {
         .skeleton
         .split(|c: char| !crate::normalize::is_letter_or_digit(c))
         .filter(|word| word.chars().nth(1).is_some() && !is_common_word(word))
+        .take(MAX_WORDS)
     {
         indices.push(hash(Kind::Word, word));
         starts.clear();
@@ -64,10 +70,34 @@ pub fn features(text: &Normalized) -> Features {
     if !text.mixed_script_words.is_empty() {
         indices.push(hash(Kind::Flag, "mixed script"));
     }
-    indices.sort_unstable();
-    indices.dedup();
+    dedup(&mut indices);
     let value = 1.0 / (indices.len() as f32).sqrt();
     Features { indices, value }
+}
+
+/// Keeps the first of each index, in order: a bit per weight, set while
+/// the message is read and cleared after (cheaper than sorting the
+/// hundreds of pieces of a long message).
+fn dedup(indices: &mut Vec<u32>) {
+    thread_local! {
+        static SEEN: RefCell<Vec<u64>> = RefCell::new(vec![0; DIMENSIONS / 64]);
+    }
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        indices.retain(|index| {
+            let (word, bit) = (*index as usize / 64, 1u64 << (index % 64));
+            seen.get_mut(word).is_some_and(|bits| {
+                let new = *bits & bit == 0;
+                *bits |= bit;
+                new
+            })
+        });
+        for index in indices.iter() {
+            if let Some(bits) = seen.get_mut(*index as usize / 64) {
+                *bits = 0;
+            }
+        }
+    });
 }
 
 /// The pieces of [`PIECE`] characters of a word padded with a space at

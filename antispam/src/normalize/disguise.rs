@@ -41,27 +41,29 @@ pub(super) fn words(text: &str) -> impl Iterator<Item = &str> {
 /// languages together is not a disguise: its minority letters have no twin
 /// in the main alphabet.
 pub(super) fn is_disguised(word: &str) -> bool {
-    if word.is_ascii() || word.chars().count() < 4 {
+    if word.is_ascii() || word.chars().nth(3).is_none() {
         return false;
-    }
-    if word.chars().any(is_decorative) {
-        return true;
     }
     // A word of the Latin and Cyrillic blocks alone holds letters of both
     // (or it would be in one): no need to ask whether it is one script.
-    let two_blocks = word
-        .chars()
-        .all(|c| c.is_ascii() || matches!(c, '\u{00C0}'..='\u{024F}' | '\u{0400}'..='\u{052F}'));
+    let mut two_blocks = true;
+    for c in word.chars() {
+        if is_decorative(c) {
+            return true;
+        }
+        two_blocks &=
+            c.is_ascii() || matches!(c, '\u{00C0}'..='\u{024F}' | '\u{0400}'..='\u{052F}');
+    }
     if in_one_alphabet_block(word) || (!two_blocks && word.is_single_script()) {
         return false;
     }
-    let mut scripts: Vec<Script> = word
-        .chars()
-        .filter(|c| is_letter(*c))
-        .map(script_of)
-        .collect();
-    scripts.sort_unstable_by_key(|script| *script as u16);
-    scripts.dedup();
+    // Its alphabets, each once (a word has two or three).
+    let mut scripts: Vec<Script> = Vec::with_capacity(4);
+    for script in word.chars().filter(|c| is_letter(*c)).map(script_of) {
+        if !scripts.contains(&script) {
+            scripts.push(script);
+        }
+    }
     // Disguised when, for one of its alphabets, every other letter passes
     // for a letter of it: "pаypal" for Latin, "дoxoд" for Cyrillic.
     scripts.iter().any(|main| passes_for(word, *main))
@@ -133,13 +135,13 @@ fn twins_of(script: Script) -> Option<&'static Twins> {
     static LATIN: OnceLock<Twins> = OnceLock::new();
     static CYRILLIC: OnceLock<Twins> = OnceLock::new();
     let (cell, letters) = match script {
-        Script::Latin => (&LATIN, ('a'..='z').collect::<Vec<char>>()),
-        Script::Cyrillic => (&CYRILLIC, ('а'..='я').chain("ёіїєґ".chars()).collect()),
+        Script::Latin => (&LATIN, "abcdefghijklmnopqrstuvwxyz"),
+        Script::Cyrillic => (&CYRILLIC, "абвгдежзийклмнопрстуфхцчшщъыьэюяёіїєґ"),
         _ => return None,
     };
     Some(cell.get_or_init(|| {
         let twins: HashSet<String> = letters
-            .iter()
+            .chars()
             .map(|c| skeleton_of(&c.to_string()))
             .collect();
         let table = TABLE_RANGES

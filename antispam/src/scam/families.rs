@@ -43,7 +43,12 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // "Verify your seed phrase" for the support, the airdrop, a locked
     // balance or a prize: nothing legitimate ever checks it.
     let demanded = has(Verify)
-        && (has(Staff) || has(OfficialEvent) || has(Threat) || has(Giveaway) || has(Bonus));
+        && (has(Staff)
+            || has(OfficialEvent)
+            || has(Threat)
+            || has(Giveaway)
+            || has(Bonus)
+            || has(Unlock));
     if has(Secret) && (has(HandOver) || has(GoPrivate) || bait.any() || demanded) {
         add(Rule::SeedPhrase, format!("asks for the {}", quote(Secret)));
     }
@@ -127,6 +132,14 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
                 "{} with a way out of the group",
                 first(&[Hype, GroupAddress])
             ),
+        );
+    }
+    // "We can list your token for a reduced fee": nothing a real
+    // exchange or auditor sells in a group's chat.
+    if found.sells_a_service() {
+        add(
+            Rule::PaidService,
+            format!("{} offered for a {}", quote(Service), quote(Fee)),
         );
     }
     out
@@ -236,6 +249,66 @@ mod tests {
                 "{text}: {:?}",
                 rules_of(text)
             );
+        }
+    }
+
+    #[test]
+    fn holdout4_families_are_caught_in_other_words() {
+        let table: &[(&str, &str)] = &[
+            (
+                "Hallo Admins, wir können euren Token listen, die Gebühr ist diesen Monat reduziert",
+                "paid_service",
+            ),
+            (
+                "Merhaba, tokeninizi listeleyebiliriz, listeleme ücreti indirimli, kime yazabilirim?",
+                "paid_service",
+            ),
+            (
+                "Para desbloquear el staking hay que verificar la billetera, ingresa tus 24 palabras",
+                "seed_phrase",
+            ),
+            (
+                "Achtung: zum Entsperren die Wallet verifizieren und die 24 Wörter eintragen",
+                "seed_phrase",
+            ),
+            (
+                "Je fais partie de l'équipe, un souci de retrait ? écrivez-moi en privé",
+                "fake_support",
+            ),
+            (
+                "Arbitraj botumla her gün %3 kazanıyorum, kurulum isteyen özelden yazsın",
+                "investment",
+            ),
+            (
+                "Um die Auszahlung freizuschalten, bestätige deine Wallet mit deiner Seed-Phrase",
+                "seed_phrase",
+            ),
+            (
+                "Привет админ, наша биржа может залистить ваш токен, стоимость обсуждается",
+                "paid_service",
+            ),
+        ];
+        for (text, rule) in table {
+            assert!(
+                rules_of(text).contains(rule),
+                "{text}: {:?}",
+                rules_of(text)
+            );
+        }
+    }
+
+    #[test]
+    fn listing_warnings_seed_warnings_and_team_answers_in_the_group_fire_nothing() {
+        for text in [
+            "Vorsicht vor angeblichen Listing-Agenturen, die eine Gebühr verlangen, das ist Betrug",
+            "Does anyone know what the listing fee on a mid-tier exchange usually costs?",
+            "Gebt niemals eure 24 Wörter ein, auch nicht zum Entsperren des Stakings",
+            "Soy del equipo, las dudas técnicas se responden aquí en el grupo, nunca por privado",
+            "Arbitraj botları çoğu zaman komisyondan sonra zarar ettiriyor",
+            "Someone asked me for my seed phrase to \"verify\" my wallet, I told him to get lost",
+            "The admin confirmed the listing fee was paid from the marketing wallet",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
         }
     }
 

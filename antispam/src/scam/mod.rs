@@ -100,6 +100,16 @@ pub enum Concept {
     Receive,
     /// Less sent than promised back ("send 0.05 ETH, get 0.15 ETH").
     MoreBack,
+    /// Listings, marketing, audits: services sold to a project's admins.
+    Service,
+    /// Fee, price, discount: what a service costs.
+    Fee,
+    /// "We can", "we offer", "podemos": an offer made to the reader.
+    WeOffer,
+    /// Never, don't, niemals, asla: a warning's negation.
+    Never,
+    /// Unlock, release, freischalten: what a secret is asked "to" do.
+    Unlock,
 }
 
 impl Concept {
@@ -120,9 +130,26 @@ impl Found {
         self.mask & concept.bit() != 0
     }
 
-    /// A warning, not a scammer saying "no scam".
+    /// A warning, not a scammer saying "no scam", nor one opening with
+    /// "attention" to ask for the secret with no "never" anywhere.
     fn is_protective(&self) -> bool {
-        self.has(Concept::Protective) && !self.has(Concept::Reassure)
+        self.has(Concept::Protective) && !self.has(Concept::Reassure) && !self.demands_secret()
+    }
+
+    /// "Enter your recovery phrase to unlock your wallet", not denied.
+    fn demands_secret(&self) -> bool {
+        use Concept::*;
+        self.has(Secret)
+            && self.has(HandOver)
+            && (self.has(Verify) || self.has(Repair) || self.has(Threat))
+            && !self.has(Never)
+    }
+
+    /// A listing, marketing or audit offered for a fee: an offer even
+    /// when it ends by asking who to talk to.
+    fn sells_a_service(&self) -> bool {
+        use Concept::*;
+        self.has(Service) && self.has(Fee) && self.has(WeOffer) && !self.has(Never)
     }
 
     fn term(&self, concept: Concept) -> &'static str {
@@ -220,7 +247,8 @@ impl ScamRules {
         }
         let bait = Bait::of(&text.text, allowed_domains);
         if !bait.any() {
-            if found.is_protective() || trusted || is_question(&text.text) {
+            let asks = is_question(&text.text) && !found.sells_a_service();
+            if found.is_protective() || trusted || asks {
                 let warning = found.is_protective() && found.has(Concept::Denounce);
                 return if warning { Tone::Warning } else { Tone::Plain };
             }

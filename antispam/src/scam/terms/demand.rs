@@ -55,3 +55,31 @@ pub const WE_NEED: &[&str] = &[
     "нужен твой",
     "ihtiyacımız var",
 ];
+
+/// Unlock, release: what a secret is demanded "to" do.
+pub const UNLOCK: &[&str] = &[
+    "unlock",
+    "activate",
+    "activer",
+    "activar",
+    "ativar",
+    "aktivieren",
+    "активац",
+    "açmak için",
+    "release your",
+    "to release",
+    "débloqu",
+    "libérer",
+    "desbloque",
+    "liberar",
+    "freischalt",
+    "freizuschalt",
+    "freizugeben",
+    "entsperr",
+    "freigeben",
+    "разблок",
+    "получить выплат",
+    "kilidini aç",
+    "kilidi aç",
+    "kilidini kaldır",
+];

@@ -13,6 +13,7 @@ mod money;
 mod offers;
 mod people;
 mod recovery;
+mod services;
 mod trouble;
 mod wallet;
 mod warning;
@@ -60,4 +61,10 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::HandOver, demand::WE_NEED),
     (Concept::Girls, dating::GIRLS),
     (Concept::Dating, dating::DATING),
+    (Concept::Staff, services::ON_THE_TEAM),
+    (Concept::Service, services::SERVICE),
+    (Concept::Fee, services::FEE),
+    (Concept::WeOffer, services::WE_OFFER),
+    (Concept::Never, warning::NEVER),
+    (Concept::Unlock, demand::UNLOCK),
 ];

@@ -94,3 +94,30 @@ pub const DENOUNCE: &[&str] = &[
     "scams$",
     "scammer",
 ];
+
+/// A warning's negation: "never", "don't", "niemals".
+pub const NEVER: &[&str] = &[
+    "never",
+    "don't",
+    "do not",
+    "jamais",
+    "ne donnez",
+    "ne partagez",
+    "nunca",
+    "no compartas",
+    "no des$",
+    "não compartilhe",
+    "não passe",
+    "não informe",
+    "niemals",
+    "nie$",
+    "nicht",
+    "никогда",
+    "никому",
+    "не вводите",
+    "не сообщайте",
+    "asla",
+    "paylaşmayın",
+    "vermeyin",
+    "girmeyin",
+];
