@@ -118,6 +118,7 @@ fn main() {
             ("crypto-spam-families.txt", "crypto-ham-hard.txt"),
             ("crypto-spam-holdout3.txt", "crypto-ham-holdout3.txt"),
             ("crypto-spam-holdout4.txt", "crypto-ham-holdout4.txt"),
+            ("crypto-spam-holdout5.txt", "crypto-ham-holdout5.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {
