@@ -180,7 +180,10 @@ impl Surface {
             let _ = stop.send(());
         }
         if let Some(process) = self.process.take() {
-            let done = tokio::time::timeout(Duration::from_secs(10), process).await;
+            // The process may take its whole grace period (10 s by default)
+            // to stop; a loaded machine gets a margin on top. How fast a
+            // stop is, is `resilience.rs`'s business.
+            let done = tokio::time::timeout(Duration::from_secs(20), process).await;
             let result = done
                 .expect("the process stops")
                 .expect("the process did not panic");
