@@ -52,7 +52,7 @@ pub mod state;
 pub mod verdict;
 
 pub use policy::{Event, Member, Message, Mode, Policy, Sender};
-pub use state::GroupState;
+pub use state::{GroupState, PendingCaptcha};
 pub use verdict::{Action, Hit, Rule, Verdict};
 
 use std::sync::Arc;

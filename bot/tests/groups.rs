@@ -884,3 +884,32 @@ async fn the_official_address_reminder_goes_to_the_forum_topic_the_scam_came_fro
     assert_eq!(reminder["message_thread_id"], 7);
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_newcomer_whose_captcha_was_open_at_a_restart_is_still_removed_when_the_time_is_up() {
+    let s = start(group(true, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    s.tg.member_joins(GROUP, &member(9321, "Rex"));
+    captcha_for(&s, "Rex").await;
+    let db = s.stop_keeping_db().await;
+
+    let s = Surface::start_with(db, Locale::Fr, Vec::new(), |all| {
+        all.telegram.groups = vec![group(true, 50)]
+    })
+    .await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    s.advance(chrono::TimeDelta::seconds(121));
+
+    let kicked = calls_of(&s, "banChatMember", 1).await;
+    assert_eq!(kicked[0]["user_id"], 9321);
+    eventually("the captcha forgotten", || async {
+        let open = s.store().open_captchas(GROUP).await.unwrap();
+        open.is_empty().then_some(())
+    })
+    .await;
+    s.stop().await;
+}

@@ -23,6 +23,7 @@ use ulias_tests::on_both_backends;
 on_both_backends!(
     migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing,
     a_group_member_is_remembered_per_group_and_saved_again_in_place,
+    an_open_captcha_is_kept_per_group_updated_in_place_and_forgotten,
     importing_a_corpus_twice_keeps_each_sample_once,
     learned_ham_is_capped_per_member_and_day_kept_once_and_withdrawn_with_its_message,
     every_status_the_code_knows_is_accepted_by_the_schema_and_no_other,
@@ -103,6 +104,27 @@ async fn a_group_member_is_remembered_per_group_and_saved_again_in_place(db: &Te
     store.save_group_member(-100, &member, now).await.unwrap();
     assert_eq!(store.group_members(-100).await.unwrap(), [member]);
     assert!(store.group_members(-200).await.unwrap().is_empty());
+}
+
+async fn an_open_captcha_is_kept_per_group_updated_in_place_and_forgotten(db: &TestDb) {
+    db.migrated().await;
+    let store = &db.store;
+    let mut open = ulias_core::store::OpenCaptcha {
+        user_id: 42,
+        answer: 9,
+        deadline: 1_764_666_120,
+        failed: false,
+        message_id: Some(7),
+    };
+    store.save_captcha(-100, &open).await.unwrap();
+    open.failed = true;
+    store.save_captcha(-100, &open).await.unwrap();
+    assert_eq!(store.open_captchas(-100).await.unwrap(), [open]);
+    assert!(store.open_captchas(-200).await.unwrap().is_empty());
+
+    store.forget_captcha(-100, 42).await.unwrap();
+
+    assert!(store.open_captchas(-100).await.unwrap().is_empty());
 }
 
 async fn importing_a_corpus_twice_keeps_each_sample_once(db: &TestDb) {

@@ -51,7 +51,7 @@ pub use profile::ProfileObservation;
 pub use pushes::{NewPush, Push, PushAction, PushKind, PushPayload, PushStatus};
 pub use report::{DayFigures, DayPoint};
 pub use schema::MigrationReport;
-pub use spam::{GroupMember, SpamSample};
+pub use spam::{GroupMember, OpenCaptcha, SpamSample};
 pub use surface::{ActorRole, AuditEntry, Interaction, NewInteraction, ProgressMessage};
 pub use tasks::{ExpiredLeases, Progress};
 pub use x_accounts::XAccount;

@@ -208,3 +208,85 @@ impl Store {
             .collect()
     }
 }
+
+/// A newcomer's open captcha, as the store keeps it across restarts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenCaptcha {
+    pub user_id: i64,
+    /// The right answer.
+    pub answer: i64,
+    /// Unix seconds: unanswered by then, the newcomer is removed.
+    pub deadline: i64,
+    /// A wrong button was pressed: no other answer counts.
+    pub failed: bool,
+    /// The question's message, to delete once answered or expired.
+    pub message_id: Option<i64>,
+}
+
+impl Store {
+    /// Keeps (or replaces) a newcomer's open captcha in `chat_id`.
+    pub async fn save_captcha(
+        &self,
+        chat_id: i64,
+        captcha: &OpenCaptcha,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query(
+                "INSERT INTO group_captchas \
+                 (chat_id, user_id, answer, deadline, failed, message_id) \
+                 VALUES ($1, $2, $3, $4, $5, $6) \
+                 ON CONFLICT (chat_id, user_id) DO UPDATE SET answer = excluded.answer, \
+                 deadline = excluded.deadline, failed = excluded.failed, \
+                 message_id = excluded.message_id",
+            )
+            .bind(chat_id)
+            .bind(captcha.user_id)
+            .bind(captcha.answer)
+            .bind(captcha.deadline)
+            .bind(i64::from(captcha.failed))
+            .bind(captcha.message_id)
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected())
+        })?;
+        Ok(())
+    }
+
+    /// Forgets a captcha once answered or expired.
+    pub async fn forget_captcha(&self, chat_id: i64, user_id: i64) -> Result<(), StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query("DELETE FROM group_captchas WHERE chat_id = $1 AND user_id = $2")
+                .bind(chat_id)
+                .bind(user_id)
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        })?;
+        Ok(())
+    }
+
+    /// Every open captcha of `chat_id`.
+    pub async fn open_captchas(&self, chat_id: i64) -> Result<Vec<OpenCaptcha>, StoreError> {
+        let rows: Vec<(i64, i64, i64, i64, Option<i64>)> = with_pool!(self, |pool| {
+            sqlx::query_as(
+                "SELECT user_id, answer, deadline, failed, message_id FROM group_captchas \
+                 WHERE chat_id = $1 ORDER BY user_id",
+            )
+            .bind(chat_id)
+            .fetch_all(pool)
+            .await
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(
+                |(user_id, answer, deadline, failed, message_id)| OpenCaptcha {
+                    user_id,
+                    answer,
+                    deadline,
+                    failed: failed != 0,
+                    message_id,
+                },
+            )
+            .collect())
+    }
+}

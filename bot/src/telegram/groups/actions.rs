@@ -12,7 +12,7 @@ use teloxide::types::{
     ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ThreadId, UserId,
 };
 use ulias_antispam::{Action, Event};
-use ulias_core::store::SpamSample;
+use ulias_core::store::{OpenCaptcha, SpamSample};
 
 use super::Guarded;
 use crate::i18n::arg;
@@ -87,14 +87,14 @@ pub(super) async fn act(
         Action::Release { user } => {
             let defaults = group_defaults(bot, guarded).await;
             restrict(bot, chat, *user, defaults).await?;
-            drop_captcha(bot, guarded, *user).await;
+            drop_captcha(common, guarded, *user).await;
         }
         Action::Kick { user } => {
             ban(bot, chat, *user).await?;
             let id = user_id(*user)?;
             after_429(|| async { bot.unban_chat_member(chat, id).only_if_banned(true).await })
                 .await?;
-            drop_captcha(bot, guarded, *user).await;
+            drop_captcha(common, guarded, *user).await;
         }
         Action::AlertTeam { text } => {
             if let Some(team) = roles.team_chat {
@@ -176,11 +176,31 @@ async fn ask_captcha(
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .insert(user, sent.id);
+    let Action::Captcha { deadline, .. } = action else {
+        return Ok(());
+    };
+    let open = OpenCaptcha {
+        user_id: user,
+        answer: a + b,
+        deadline: *deadline,
+        failed: false,
+        message_id: Some(i64::from(sent.id.0)),
+    };
+    common.store.save_captcha(chat.0, &open).await?;
     Ok(())
 }
 
-/// Deletes a newcomer's captcha message, once answered or expired.
-async fn drop_captcha(bot: &TgBot, guarded: &Guarded, user: i64) {
+/// Deletes a newcomer's captcha message and forgets the captcha, once
+/// answered or expired.
+async fn drop_captcha(common: &Common, guarded: &Guarded, user: i64) {
+    let chat = guarded.settings.chat_id;
+    if let Err(error) = common.store.forget_captcha(chat, user).await {
+        tracing::warn!(%error, user, "could not forget a captcha");
+    }
+    delete_captcha_message(&common.bot, guarded, user).await;
+}
+
+async fn delete_captcha_message(bot: &TgBot, guarded: &Guarded, user: i64) {
     let message = guarded
         .captcha_messages
         .lock()

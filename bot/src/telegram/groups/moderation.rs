@@ -12,7 +12,7 @@ use teloxide::prelude::*;
 use teloxide::types::ChatMemberUpdated;
 use ulias_antispam::{Event, Member, Sender, Verdict, check};
 use ulias_core::domain::{LogKind, LogScope, NewLogEntry};
-use ulias_core::store::Store;
+use ulias_core::store::{OpenCaptcha, Store};
 
 use super::actions::{Cause, act};
 use super::labels::learn_spam;
@@ -149,6 +149,32 @@ pub async fn captcha_pressed(
     };
     let event = Event::CaptchaAnswer { member, answer };
     judge(common, roles, &guarded, &event, None).await?;
+    // A wrong press is remembered across a restart: no second guess then
+    // either.
+    let failed = guarded
+        .state
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .captchas
+        .get(&press.user_id)
+        .filter(|pending| pending.failed)
+        .copied();
+    if let Some(pending) = failed {
+        let message = guarded
+            .captcha_messages
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&press.user_id)
+            .map(|id| i64::from(id.0));
+        let open = OpenCaptcha {
+            user_id: press.user_id,
+            answer: pending.answer,
+            deadline: pending.deadline,
+            failed: true,
+            message_id: message,
+        };
+        common.store.save_captcha(chat, &open).await?;
+    }
     Ok(())
 }
 

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use chrono::DateTime;
 use teloxide::prelude::*;
+use teloxide::types::MessageId;
 use ulias_antispam::model::SpamModel;
-use ulias_antispam::{CompiledPolicy, GroupState, Member, Mode, Policy};
+use ulias_antispam::{CompiledPolicy, GroupState, Member, Mode, PendingCaptcha, Policy};
 use ulias_core::domain::{Operation, OperationId};
 use ulias_core::settings::{GroupSettings, ModerationMode};
 use ulias_core::store::{GroupMember, Store};
@@ -99,7 +100,7 @@ impl Community {
                 policy: Arc::new(policy),
                 state: Mutex::new(remembered(store, chat).await?),
                 names: Mutex::new(HashMap::new()),
-                captcha_messages: Arc::default(),
+                captcha_messages: Arc::new(Mutex::new(captcha_messages(store, chat).await?)),
                 defaults: Arc::default(),
             };
             self.guard.lock().insert(chat, Arc::new(guarded));
@@ -219,10 +220,33 @@ fn effective(configured: &GroupSettings, operation: Option<&Operation>) -> Group
     settings
 }
 
+/// The messages of a group's open captchas, by newcomer.
+async fn captcha_messages(
+    store: &Store,
+    chat: i64,
+) -> Result<HashMap<i64, MessageId>, HandlerError> {
+    let mut messages = HashMap::new();
+    for open in store.open_captchas(chat).await? {
+        if let Some(id) = open.message_id {
+            messages.insert(open.user_id, MessageId(i32::try_from(id)?));
+        }
+    }
+    Ok(messages)
+}
+
 /// A group's state as the store remembers it: each member's trust,
-/// penalties and first message (the rest is recent and starts empty).
+/// penalties and first message, and the open captchas (the rest is recent
+/// and starts empty).
 async fn remembered(store: &Store, chat: i64) -> Result<GroupState, HandlerError> {
     let mut state = GroupState::default();
+    for open in store.open_captchas(chat).await? {
+        let pending = PendingCaptcha {
+            answer: open.answer,
+            deadline: open.deadline,
+            failed: open.failed,
+        };
+        state.captchas.insert(open.user_id, pending);
+    }
     for kept in store.group_members(chat).await? {
         let member = state.member(kept.user_id);
         member.clean = kept.clean;
