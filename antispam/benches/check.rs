@@ -9,54 +9,31 @@
 
 use std::hint::black_box;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[path = "support/traffic.rs"]
 mod traffic;
 use ulias_antispam::model::SpamModel;
-use ulias_antispam::{
-    CompiledPolicy, Event, GroupState, Member, Message, Mode, Policy, Sender, check,
-};
+use ulias_antispam::{CompiledPolicy, Event, GroupState, Mode, Policy, check};
 
 const SPAM: &str = include_str!("../../fixtures/spam/crypto-spam.txt");
 const HAM: &str = include_str!("../../fixtures/spam/crypto-ham.txt");
 
-/// 10,000 distinct samples from the fixtures, each with its own words mixed in.
-fn samples(source: &str, count: usize) -> Vec<String> {
-    let lines: Vec<&str> = source.lines().collect();
-    (0..count)
-        .map(|i| {
-            format!(
-                "{} token{} batch{} variant{}",
-                lines[i % lines.len()],
-                i,
-                i / 7,
-                i % 97
-            )
-        })
+/// The non-empty lines of a fixture.
+fn lines(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(str::to_owned)
         .collect()
 }
 
-fn message(text: &str) -> Event {
-    Event::Message(Message {
-        id: 1,
-        sender: Sender {
-            member: Member {
-                id: 42,
-                display_name: "newcomer".into(),
-                username: None,
-            },
-            as_channel: None,
-        },
-        text: text.into(),
-        forwarded: false,
-    })
-}
-
 fn bench(c: &mut Criterion) {
-    let model = SpamModel::train(&samples(SPAM, 10_000), &samples(HAM, 10_000));
+    let model = SpamModel::train(
+        &traffic::varied(&lines(SPAM), traffic::SAMPLES),
+        &traffic::varied(&lines(HAM), traffic::SAMPLES),
+    );
     let policy = Policy {
         mode: Mode::Normal,
         official_addresses: vec!["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into()],
@@ -64,17 +41,17 @@ fn bench(c: &mut Criterion) {
         ..Policy::default()
     };
     let compiled = CompiledPolicy::with_model(policy, Arc::new(model)).unwrap();
-    let spam = message(
+    let spam = traffic::message(
         "Hello, support team here. Please connect your wallet at https://wallet-rectify.app to fix the sync error",
     );
-    let ham = message(
+    let ham = traffic::message(
         "Can someone explain how the buyback works? I read the FAQ on https://docs.example.org but I am not sure",
     );
     c.bench_function("check_spam_with_10k_samples", |b| {
-        b.iter(|| check(&compiled, &mut GroupState::default(), &spam, 1_764_666_000))
+        b.iter(|| check(&compiled, &mut GroupState::default(), &spam, traffic::NOW))
     });
     c.bench_function("check_ham_with_10k_samples", |b| {
-        b.iter(|| check(&compiled, &mut GroupState::default(), &ham, 1_764_666_000))
+        b.iter(|| check(&compiled, &mut GroupState::default(), &ham, traffic::NOW))
     });
     print_percentiles(&compiled, &spam, &ham);
     let (shared_spam, shared_ham) = (
@@ -125,21 +102,11 @@ fn bench(c: &mut Criterion) {
 /// percentile, so this times 20,000 single calls (half spam, half ham) and
 /// prints p50, p99 and the slowest.
 fn print_percentiles(compiled: &CompiledPolicy, spam: &Event, ham: &Event) {
-    let mut took: Vec<Duration> = (0..20_000)
-        .map(|i| {
-            let event = if i % 2 == 0 { spam } else { ham };
-            let mut state = GroupState::default();
-            let start = Instant::now();
-            black_box(check(compiled, &mut state, event, 1_764_666_000));
-            start.elapsed()
-        })
-        .collect();
-    took.sort_unstable();
-    let at = |share: f64| took[((took.len() as f64 * share) as usize).min(took.len() - 1)];
+    let took = traffic::timings(compiled, &[spam.clone(), ham.clone()], 10_000);
     println!(
         "check with 10k samples, 20,000 single calls: p50 {:?}, p99 {:?}, slowest {:?}",
-        at(0.50),
-        at(0.99),
+        traffic::percentile(&took, 0.50),
+        traffic::percentile(&took, 0.99),
         took[took.len() - 1]
     );
 }
