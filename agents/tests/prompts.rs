@@ -12,10 +12,9 @@ use ulias_agents::tools::ToolRegistry;
 /// The catalogue's tools, the chain tools reading the default (unused) chains.
 fn standard_tools() -> ToolRegistry {
     let settings = ulias_core::settings::Settings::default();
-    ToolRegistry::standard(
+    ToolRegistry::standard(&ulias_agents::tools::Toolbox::offline(
         ulias_agents::chain::ChainReader::from_settings(&settings).unwrap(),
-        &ulias_agents::tools::Workspace::none(),
-    )
+    ))
 }
 
 fn prompts() -> PathBuf {

@@ -17,7 +17,7 @@ use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::runner::{Runner, RunnerConfig};
 use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::Catalogue;
-use ulias_agents::tools::{ToolRegistry, Workspace};
+use ulias_agents::tools::{ToolRegistry, Toolbox, Workspace};
 use ulias_core::clock::{Clock, ManualClock};
 use ulias_core::domain::{NewTask, Task};
 use ulias_core::settings::{BudgetSettings, PoolSettings, Settings, Tier, ToolProtocol};
@@ -95,7 +95,9 @@ impl Harness {
         let chain = options.chain.clone().unwrap_or_else(offline_reader);
         let mut runner = assemble(&db, pools, &clock, &alerts, &options.budgets, chain.clone());
         if let Some(workspace) = &options.workspace {
-            runner.tools = Arc::new(ToolRegistry::standard(chain, workspace));
+            runner.tools = Arc::new(ToolRegistry::standard(
+                &Toolbox::offline(chain).with_workspace(workspace.clone()),
+            ));
         }
         Self {
             db,
@@ -148,7 +150,7 @@ pub fn assemble(
     budgets: &BudgetSettings,
     chain: ChainReader,
 ) -> Runner {
-    let tools = Arc::new(ToolRegistry::standard(chain, &Workspace::none()));
+    let tools = Arc::new(ToolRegistry::standard(&Toolbox::offline(chain)));
     let schemas = Arc::new(OutputSchemas::build().unwrap());
     let catalogue = Arc::new(Catalogue::load(prompts_dir(), &tools, &schemas).unwrap());
     let ledger = Ledger::new(

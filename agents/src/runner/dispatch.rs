@@ -106,7 +106,12 @@ pub(crate) async fn dispatch(
             }
             published
         }
-        Effect::Destructive if !confirmed_by_ceo(ctx, call).await? => {
+        Effect::Destructive
+            if registry
+                .built(&call.name)
+                .is_none_or(|tool| tool.destructive(&call.arguments))
+                && !confirmed_by_ceo(ctx, call).await? =>
+        {
             let asked = ask_confirmation(ctx, call).await?;
             let mut dry = json!({
                 "dry_run": true,

@@ -142,6 +142,13 @@ pub trait Tool: Send + Sync {
     async fn would_run(&self, _ctx: &ToolContext, _args: &Value) -> Option<String> {
         None
     }
+    /// Whether this call of a destructive tool changes anything: a tool
+    /// that also reads (`docker ps`, `ssh … uptime`) says which calls only
+    /// read, and those run without a confirmation. Unparsable arguments
+    /// count as destructive.
+    fn destructive(&self, _args: &Value) -> bool {
+        true
+    }
 }
 
 /// A tool written against Rust types; its schemas come from them.
@@ -159,6 +166,12 @@ pub trait TypedTool: Send + Sync + 'static {
     /// For a destructive tool's dry run: the command this call would run.
     async fn would_run(&self, _ctx: &ToolContext, _args: &Self::Args) -> Option<String> {
         None
+    }
+
+    /// Whether this call of a destructive tool changes anything (see
+    /// [`Tool::destructive`]); by default every call does.
+    fn destructive(&self, _args: &Self::Args) -> bool {
+        true
     }
 }
 
@@ -202,6 +215,59 @@ impl<T: TypedTool> Tool for Typed<T> {
         let args: T::Args = serde_json::from_value(args.clone()).ok()?;
         self.tool.would_run(ctx, &args).await
     }
+
+    fn destructive(&self, args: &Value) -> bool {
+        serde_json::from_value::<T::Args>(args.clone())
+            .map_or(true, |args| self.tool.destructive(&args))
+    }
+}
+
+/// What the built tools reach, as the settings describe it: the chains,
+/// the workspace, and (added by each family of tools) the hosts, services
+/// and endpoints they may touch.
+#[derive(Clone)]
+pub struct Toolbox {
+    /// Where the chain and market tools read.
+    pub chain: ChainReader,
+    /// The folders the code and git tools are confined to.
+    pub workspace: Workspace,
+}
+
+/// Why the tools could not be set up from settings.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolboxError {
+    /// A chain's client could not be built.
+    #[error(transparent)]
+    Chain(#[from] crate::chain::ChainError),
+    /// A workspace root cannot be opened.
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceError),
+}
+
+impl Toolbox {
+    /// The tools the settings describe.
+    pub fn from_settings(settings: &ulias_core::settings::Settings) -> Result<Self, ToolboxError> {
+        Ok(Self {
+            chain: ChainReader::from_settings(settings)?,
+            workspace: Workspace::from_settings(&settings.workspace)?,
+        })
+    }
+
+    /// Only `chain`: every path, host and endpoint is refused (tests, and
+    /// checks that need the catalogue but no world).
+    pub fn offline(chain: ChainReader) -> Self {
+        Self {
+            chain,
+            workspace: Workspace::none(),
+        }
+    }
+
+    /// The same, with the code and git tools confined to `workspace`.
+    #[must_use]
+    pub fn with_workspace(mut self, workspace: Workspace) -> Self {
+        self.workspace = workspace;
+        self
+    }
 }
 
 /// Every tool an agent file may name: the built ones, and the declared ones
@@ -213,10 +279,10 @@ pub struct ToolRegistry {
 }
 
 impl ToolRegistry {
-    /// The full catalogue with today's built tools; the chain tools read
-    /// through `chain` (built from settings), the code and git tools stay
-    /// inside `workspace`.
-    pub fn standard(chain: ChainReader, workspace: &Workspace) -> Self {
+    /// The full catalogue with today's built tools, reaching what `toolbox`
+    /// allows.
+    pub fn standard(toolbox: &Toolbox) -> Self {
+        let Toolbox { chain, workspace } = toolbox;
         let built: Vec<Arc<dyn Tool>> = vec![
             Arc::new(Typed::new(RepoRead(workspace.clone()))),
             Arc::new(Typed::new(RepoWrite(workspace.clone()))),
@@ -245,7 +311,7 @@ impl ToolRegistry {
         let mut registry = Self {
             built: BTreeMap::new(),
             declared: BTreeMap::new(),
-            chain,
+            chain: chain.clone(),
         };
         for tool in built {
             registry.built.insert(tool.spec().name, tool);

@@ -5,11 +5,10 @@ use std::collections::BTreeSet;
 use std::io::Write;
 
 use secrecy::ExposeSecret;
-use ulias_agents::chain::ChainReader;
 use ulias_agents::scheduler::Scheduler;
 use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::{Catalogue, MAX_PROMPT_TOKENS, MAX_TOOLS};
-use ulias_agents::tools::{Effect, ToolRegistry, Workspace};
+use ulias_agents::tools::{Effect, ToolRegistry, Toolbox};
 use ulias_core::settings::{Settings, SettingsSource, TelegramSettings};
 use ulias_core::store::{BackendKind, redact_url};
 
@@ -52,10 +51,7 @@ pub fn load_catalogue(settings: &Settings) -> anyhow::Result<Catalogue> {
 
 /// Every tool, as the settings build them.
 fn registry(settings: &Settings) -> anyhow::Result<ToolRegistry> {
-    Ok(ToolRegistry::standard(
-        ChainReader::from_settings(settings)?,
-        &Workspace::from_settings(&settings.workspace)?,
-    ))
+    Ok(ToolRegistry::standard(&Toolbox::from_settings(settings)?))
 }
 
 /// Whether a call of `name` does what it says: a built tool, or a publish

@@ -116,20 +116,16 @@ pub(crate) fn build_runner_with(
     alerter: ulias_agents::alerts::SharedAlerter,
 ) -> anyhow::Result<ulias_agents::runner::Runner> {
     use std::sync::Arc;
-    use ulias_agents::chain::ChainReader;
     use ulias_agents::ledger::Ledger;
     use ulias_agents::runner::{Runner, RunnerConfig};
     use ulias_agents::schemas::OutputSchemas;
-    use ulias_agents::tools::{ToolRegistry, Workspace};
+    use ulias_agents::tools::{ToolRegistry, Toolbox};
 
     Ok(Runner {
         store: store.clone(),
         clock: clock.clone(),
         catalogue: Arc::new(check::load_catalogue(settings)?),
-        tools: Arc::new(ToolRegistry::standard(
-            ChainReader::from_settings(settings)?,
-            &Workspace::from_settings(&settings.workspace)?,
-        )),
+        tools: Arc::new(ToolRegistry::standard(&Toolbox::from_settings(settings)?)),
         schemas: Arc::new(OutputSchemas::build()?),
         pools,
         ledger: Ledger::new(store, clock, alerter.clone(), settings.budgets.clone()),
