@@ -38,6 +38,7 @@ pub mod pipelines;
 pub mod pools;
 pub mod publications;
 pub mod runner;
+pub mod sandbox;
 pub mod scheduler;
 pub mod schemas;
 pub mod simulation;

@@ -9,11 +9,16 @@ mod catalogue;
 mod ceo;
 mod chain;
 mod code;
+mod deploy;
 mod faq;
 mod files;
 mod git;
+mod health;
+mod hostcheck;
 mod memory;
+mod remote;
 mod search;
+mod shell;
 mod workspace;
 
 use std::collections::BTreeMap;
@@ -31,18 +36,24 @@ use ulias_core::store::{Store, StoreError};
 use crate::alerts::SharedAlerter;
 use crate::chain::ChainReader;
 use crate::model::SharedModelClient;
+use crate::sandbox::Sandbox;
 
 pub use alert::AlertTool;
 pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
 pub use chain::{ChainRead, ChainView, MarketRead, MarketView, TokenArgs, token_of};
 pub use code::{RepoEdit, RepoRead, RepoWrite};
+pub use deploy::{Rollback, SmartDeploy};
 pub use faq::{FAQ_SECTION, FaqLookup};
 pub use files::{ReadFile, WriteFile, section_owner};
 pub use git::{
     GitBranch, GitCommit, GitDiff, GitLog, GitPush, GitStatus, WORK_BRANCH_PREFIX, work_branch,
 };
+pub use health::{Checks, HttpCheck, NmapLight};
+pub use hostcheck::{Apt, CronCheck, Fail2ban, ReadConfig, Rsync, ZfsStatus};
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
+pub use remote::{Allowed, Hosts, Remote, Ssh};
 pub use search::{Glob, Grep};
+pub use shell::{Bash, RunTests, Shell};
 pub use workspace::{ReadLog, Workspace, WorkspaceError};
 
 /// The name of the tool that ends a run with the agent's output.
@@ -231,6 +242,10 @@ pub struct Toolbox {
     pub chain: ChainReader,
     /// The folders the code and git tools are confined to.
     pub workspace: Workspace,
+    /// Where `bash` and `run_tests` run commands.
+    pub sandbox: Sandbox,
+    /// The services and hosts the operations tools may reach.
+    pub checks: Checks,
 }
 
 /// Why the tools could not be set up from settings.
@@ -250,6 +265,15 @@ impl Toolbox {
         Ok(Self {
             chain: ChainReader::from_settings(settings)?,
             workspace: Workspace::from_settings(&settings.workspace)?,
+            sandbox: Sandbox::new(settings.sandbox.clone()),
+            checks: Checks::new(
+                settings.services.clone(),
+                Hosts::new(
+                    settings.ssh.clone(),
+                    settings.hosts.clone(),
+                    settings.workspace.max_output_bytes,
+                ),
+            ),
         })
     }
 
@@ -259,6 +283,8 @@ impl Toolbox {
         Self {
             chain,
             workspace: Workspace::none(),
+            sandbox: Sandbox::new(ulias_core::settings::SandboxSettings::default()),
+            checks: Checks::none(),
         }
     }
 
@@ -267,6 +293,28 @@ impl Toolbox {
     pub fn with_workspace(mut self, workspace: Workspace) -> Self {
         self.workspace = workspace;
         self
+    }
+
+    /// The same, with sandboxed commands under these limits.
+    #[must_use]
+    pub fn with_sandbox(mut self, sandbox: Sandbox) -> Self {
+        self.sandbox = sandbox;
+        self
+    }
+
+    /// The same, reaching these services and hosts.
+    #[must_use]
+    pub fn with_checks(mut self, checks: Checks) -> Self {
+        self.checks = checks;
+        self
+    }
+
+    /// The workspace and the sandbox, for the command tools.
+    fn shell(&self) -> Shell {
+        Shell {
+            workspace: self.workspace.clone(),
+            sandbox: self.sandbox.clone(),
+        }
     }
 }
 
@@ -282,8 +330,29 @@ impl ToolRegistry {
     /// The full catalogue with today's built tools, reaching what `toolbox`
     /// allows.
     pub fn standard(toolbox: &Toolbox) -> Self {
-        let Toolbox { chain, workspace } = toolbox;
+        let Toolbox {
+            chain, workspace, ..
+        } = toolbox;
         let built: Vec<Arc<dyn Tool>> = vec![
+            Arc::new(Typed::new(Bash(toolbox.shell()))),
+            Arc::new(Typed::new(RunTests(toolbox.shell()))),
+            Arc::new(Typed::new(HttpCheck(toolbox.checks.clone()))),
+            Arc::new(Typed::new(NmapLight(toolbox.checks.clone()))),
+            Arc::new(Typed::new(Ssh(toolbox.checks.hosts.clone()))),
+            Arc::new(Typed::new(ZfsStatus(toolbox.checks.hosts.clone()))),
+            Arc::new(Typed::new(CronCheck(toolbox.checks.hosts.clone()))),
+            Arc::new(Typed::new(Rsync(toolbox.checks.hosts.clone()))),
+            Arc::new(Typed::new(Fail2ban(toolbox.checks.hosts.clone()))),
+            Arc::new(Typed::new(Apt(toolbox.checks.hosts.clone()))),
+            Arc::new(Typed::new(ReadConfig(toolbox.checks.hosts.clone()))),
+            Arc::new(Typed::new(SmartDeploy {
+                checks: toolbox.checks.clone(),
+                max_output: workspace.max_output(),
+            })),
+            Arc::new(Typed::new(Rollback {
+                checks: toolbox.checks.clone(),
+                max_output: workspace.max_output(),
+            })),
             Arc::new(Typed::new(RepoRead(workspace.clone()))),
             Arc::new(Typed::new(RepoWrite(workspace.clone()))),
             Arc::new(Typed::new(RepoEdit(workspace.clone()))),

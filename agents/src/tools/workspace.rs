@@ -118,6 +118,43 @@ impl Workspace {
             .to_string()
     }
 
+    /// The root holding `real` (a resolved path), when one does and the path
+    /// is not inside a `.git` folder.
+    pub fn root_of(&self, real: &Path) -> Option<&Path> {
+        let root = self.roots.iter().find(|root| real.starts_with(root))?;
+        let relative = real.strip_prefix(root).ok()?;
+        (!relative.components().any(|c| c.as_os_str() == ".git")).then_some(root.as_path())
+    }
+
+    /// Where `path`, written relative to `dir`, lands once `..` and links
+    /// are resolved (the nearest existing folder is resolved; the rest is
+    /// taken as written).
+    pub fn landing(dir: &Path, path: &str) -> PathBuf {
+        let mut lexical = PathBuf::new();
+        for part in dir.join(path).components() {
+            match part {
+                Component::ParentDir => {
+                    lexical.pop();
+                }
+                Component::CurDir => {}
+                other => lexical.push(other),
+            }
+        }
+        let mut existing = lexical.as_path();
+        let mut rest = Vec::new();
+        while existing.symlink_metadata().is_err() {
+            let (Some(name), Some(parent)) = (existing.file_name(), existing.parent()) else {
+                break;
+            };
+            rest.push(name.to_owned());
+            existing = parent;
+        }
+        let resolved = existing
+            .canonicalize()
+            .unwrap_or_else(|_| existing.to_owned());
+        rest.iter().rev().fold(resolved, |acc, name| acc.join(name))
+    }
+
     fn joined(&self, path: Option<&str>) -> Result<PathBuf, ToolError> {
         let Some(first) = self.roots.first() else {
             return Err(ToolError::Forbidden(

@@ -5,6 +5,7 @@
 
 mod chains;
 mod load;
+mod ops;
 mod validate;
 mod workspace;
 
@@ -16,6 +17,7 @@ pub use chains::{
     ChainEndpoints, ChainName, ChainsSettings, TakeoverThresholds, VerdictThresholds,
 };
 pub use load::{ENV_PREFIX, Problem, SettingsError, SettingsSource};
+pub use ops::{HostSettings, SandboxSettings, ServiceSettings, SshSettings};
 pub use workspace::WorkspaceSettings;
 
 text_enum! {
@@ -118,6 +120,14 @@ pub struct Settings {
     pub takeover: TakeoverThresholds,
     /// The folders the code and git tools may touch.
     pub workspace: WorkspaceSettings,
+    /// The limits of sandboxed commands.
+    pub sandbox: SandboxSettings,
+    /// How hosts are reached.
+    pub ssh: SshSettings,
+    /// The hosts agents may reach over ssh.
+    pub hosts: Vec<HostSettings>,
+    /// The services agents check and deploy.
+    pub services: Vec<ServiceSettings>,
 }
 
 impl Default for Settings {
@@ -138,6 +148,10 @@ impl Default for Settings {
             chains: ChainsSettings::default(),
             takeover: TakeoverThresholds::default(),
             workspace: WorkspaceSettings::default(),
+            sandbox: SandboxSettings::default(),
+            ssh: SshSettings::default(),
+            hosts: Vec::new(),
+            services: Vec::new(),
         }
     }
 }

@@ -46,6 +46,12 @@ impl Settings {
         problems.0.extend(self.chains.problems());
         problems.0.extend(self.takeover.problems());
         problems.0.extend(self.workspace.problems());
+        problems.0.extend(super::ops::problems(
+            &self.sandbox,
+            &self.ssh,
+            &self.hosts,
+            &self.services,
+        ));
         problems.0
     }
 

@@ -10,6 +10,7 @@
 mod answers;
 mod decisions;
 mod error;
+mod incidents;
 mod learning;
 mod ledger;
 mod lessons;
@@ -43,6 +44,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 pub use decisions::TIMEOUT_RESPONDER;
 pub use error::StoreError;
+pub use incidents::{Incident, ServiceCheck};
 pub use learning::{LEARNED_BY, Learned, LearnedHam};
 pub use metrics::Counts;
 pub use objectives::ObjectiveUpdate;
