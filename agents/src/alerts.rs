@@ -73,6 +73,8 @@ pub const ALERT_KEYS: &[&str] = &[
     keys::FROM_AGENT,
     keys::X_MENTION,
     keys::PROPOSAL_AUTOMATIC,
+    keys::INCIDENT_OPENED,
+    keys::INCIDENT_RESOLVED,
 ];
 
 /// The alert keys, with the values each one carries.
@@ -99,6 +101,10 @@ pub mod keys {
     pub const X_MENTION: &str = "alert-x-mention";
     /// `proposer`, `id` (the objective), `title`, `rate` (percent accepted).
     pub const PROPOSAL_AUTOMATIC: &str = "alert-proposal-automatic";
+    /// `incident`, `service`, `detail`.
+    pub const INCIDENT_OPENED: &str = "alert-incident-opened";
+    /// `incident`, `service`, `minutes`.
+    pub const INCIDENT_RESOLVED: &str = "alert-incident-resolved";
 }
 
 /// Sends alerts to people.

@@ -99,6 +99,12 @@ mod tests {
                 name: "Pepe Two".into(),
                 asked_by: "bob".into(),
             },
+            DecisionKind::Incident {
+                incident: 4,
+                service: "api".into(),
+                summary: "api is down: the disk is full".into(),
+                actions: "clear the old logs".into(),
+            },
         ]
     }
 

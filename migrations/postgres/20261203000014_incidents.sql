@@ -26,3 +26,19 @@ CREATE TABLE incidents (
     CHECK ((status = 'resolved') = (resolved_at IS NOT NULL))
 );
 CREATE UNIQUE INDEX incidents_one_open_per_service ON incidents(service) WHERE status = 'open';
+
+-- Events of the organisation (an incident opened, a deploy done, an
+-- objective done): written where they happen, dispatched once to every
+-- agent whose file declares `event:<name>`. A worker claims it
+-- (claimed_at), creates the agents' tasks, then marks it dispatched; a
+-- claim left by a crash is taken again after five minutes, so an event
+-- is dispatched at least once.
+CREATE TABLE events (
+    id                  BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name                TEXT NOT NULL,
+    payload             JSONB NOT NULL,
+    created_at          BIGINT NOT NULL,
+    claimed_at          BIGINT,
+    dispatched_at       BIGINT
+);
+CREATE INDEX events_waiting ON events(id) WHERE dispatched_at IS NULL;

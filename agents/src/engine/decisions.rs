@@ -143,9 +143,16 @@ impl Engine {
                     .await?;
                 Ok(Applied::ValidationOff(operation))
             }
+            DecisionKind::Incident {
+                incident, actions, ..
+            } if choice == DecisionOption::Act => {
+                self.act_on_incident(*incident, actions).await?;
+                Ok(Applied::Task)
+            }
             DecisionKind::OperationStart { .. }
             | DecisionKind::OperationStop { .. }
             | DecisionKind::ValidationOff { .. }
+            | DecisionKind::Incident { .. }
             | DecisionKind::Legacy { .. } => Ok(Applied::Nothing),
         }
     }

@@ -77,6 +77,7 @@ impl Engine {
         match spec.output_for(done.kind.as_deref()) {
             "profile_update" => self.update_profile(&done, output).await,
             "objective_proposals" => self.propose(&done, output).await,
+            "incident_report" => self.ask_about_incident(&done, output).await,
             _ => Ok(()),
         }
     }

@@ -102,6 +102,9 @@ impl Engine {
             .collect();
         let input = json!({"objective": id, "title": objective.title, "team": objective.team,
                            "status": status, "tasks": summary});
+        store
+            .emit_event(super::outages::OBJECTIVE_DONE_EVENT, &input, now)
+            .await?;
         self.queue_after(
             LEARNER,
             "lessons",

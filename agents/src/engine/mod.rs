@@ -19,6 +19,7 @@ mod effects;
 mod finish;
 mod gate;
 mod incident;
+mod outages;
 mod planning;
 mod prereport;
 mod review;
@@ -106,6 +107,8 @@ pub struct TickReport {
     pub failed: usize,
     /// Tasks that ended with their operation stopped (a no-go).
     pub stopped: usize,
+    /// Events turned into their agents' tasks.
+    pub events_dispatched: usize,
 }
 
 impl EngineConfig {
@@ -141,6 +144,7 @@ impl TickReport {
         self.retried += other.retried;
         self.failed += other.failed;
         self.stopped += other.stopped;
+        self.events_dispatched += other.events_dispatched;
     }
 }
 
@@ -170,6 +174,7 @@ impl Engine {
         let mut report = TickReport {
             requeued: store.requeue_expired_leases(now).await?.requeued.len(),
             decisions_applied: self.apply_answered_decisions().await?,
+            events_dispatched: self.dispatch_events().await?,
             validations_flagged: self.flag_waiting_validations().await?,
             queued: store.promote_ready_tasks(now).await?.len(),
             ..TickReport::default()
@@ -230,6 +235,8 @@ impl Engine {
         )
         .await;
         let settled = self.gate(task, result).await?;
+        // What the run's checks saw counts whatever became of its report.
+        self.follow_checks(task).await?;
         if matches!(settled, Settled::Completed | Settled::Failed) {
             self.after_finish(task).await?;
         }

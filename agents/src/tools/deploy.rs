@@ -20,6 +20,9 @@ use super::workspace::cap;
 use super::{AgentsAllowed, Effect, ToolContext, ToolError, TypedTool};
 use crate::untrusted::wrap_untrusted;
 
+/// The event a successful deploy emits (`event:deploy` in agents' files).
+pub const DEPLOY_EVENT: &str = "deploy";
+
 /// Arguments naming a service.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -158,6 +161,12 @@ impl TypedTool for SmartDeploy {
             None
         };
         let ok = deploy.succeeded() && healthy != Some(false);
+        if ok {
+            let event = serde_json::json!({"service": service.name, "task": ctx.task.id});
+            ctx.store
+                .emit_event(DEPLOY_EVENT, &event, ctx.clock.now())
+                .await?;
+        }
         let rollback = match (ok, &service.rollback_command) {
             (false, Some(command)) => Some(run(service, command, self.max_output).await?),
             _ => None,

@@ -32,6 +32,10 @@ text_enum! {
         Stop => "stop",
         /// Keep it running.
         Keep => "keep",
+        /// Let the incident agent carry out the fix it proposed.
+        Act => "act",
+        /// Leave things as they are for now.
+        Wait => "wait",
     }
 }
 
@@ -76,6 +80,13 @@ pub enum DecisionKind {
         name: String,
         asked_by: String,
     },
+    /// A service is down and the incident agent's diagnosis needs the CEO.
+    Incident {
+        incident: i64,
+        service: String,
+        summary: String,
+        actions: String,
+    },
     /// A decision stored before kinds existed: its words as they were.
     #[serde(skip)]
     Legacy {
@@ -94,6 +105,7 @@ impl DecisionKind {
             Self::OperationStart { .. } => "operation_start",
             Self::OperationStop { .. } => "operation_stop",
             Self::ValidationOff { .. } => "validation_off",
+            Self::Incident { .. } => "incident",
             Self::Legacy { .. } => "legacy",
         }
     }
@@ -113,6 +125,7 @@ impl DecisionKind {
             Self::OperationStart { .. } => &[Start, Drop],
             Self::OperationStop { .. } => &[Stop, Keep],
             Self::ValidationOff { .. } => &[Confirm, Refuse],
+            Self::Incident { .. } => &[Act, Wait],
             Self::Legacy { .. } => &[],
         }
     }
@@ -169,6 +182,17 @@ impl DecisionKind {
                 ("name", name.clone()),
                 ("asked_by", asked_by.clone()),
             ],
+            Self::Incident {
+                incident,
+                service,
+                summary,
+                actions,
+            } => vec![
+                ("incident", incident.to_string()),
+                ("service", service.clone()),
+                ("summary", summary.clone()),
+                ("actions", actions.clone()),
+            ],
             Self::Legacy { question, .. } => vec![("question", question.clone())],
         }
     }
@@ -215,6 +239,12 @@ mod tests {
                 operation: OperationId::new(3),
                 name: "Pepe Two".into(),
                 asked_by: "bob".into(),
+            },
+            DecisionKind::Incident {
+                incident: 4,
+                service: "api".into(),
+                summary: "api is down: the disk is full".into(),
+                actions: "clear the old logs".into(),
             },
         ];
         for kind in kinds {

@@ -247,3 +247,73 @@ impl Store {
         rows.into_iter().map(incident).collect()
     }
 }
+
+/// An event of the organisation, waiting to be dispatched to the agents
+/// that declare `event:<name>`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub id: i64,
+    /// `incident`, `deploy`, `objective_done`…
+    pub name: String,
+    /// What the event is about, given to each agent as its task's input.
+    pub payload: serde_json::Value,
+}
+
+impl Store {
+    /// Records an event to dispatch.
+    pub async fn emit_event(
+        &self,
+        name: &str,
+        payload: &serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query("INSERT INTO events (name, payload, created_at) VALUES ($1, $2, $3)")
+                .bind(name)
+                .bind(sqlx::types::Json(payload))
+                .bind(to_ms(now))
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        })?;
+        Ok(())
+    }
+
+    /// Claims the oldest event not dispatched yet, unless another worker
+    /// claimed it less than five minutes ago (a claim older than that was
+    /// left by a crash: the event is taken again).
+    pub async fn claim_event(&self, now: DateTime<Utc>) -> Result<Option<Event>, StoreError> {
+        let stale = to_ms(now - chrono::TimeDelta::minutes(5));
+        let row: Option<(i64, String, sqlx::types::Json<serde_json::Value>)> =
+            with_pool!(self, |pool| {
+                sqlx::query_as(
+                    "UPDATE events SET claimed_at = $1 WHERE id = \
+                     (SELECT id FROM events WHERE dispatched_at IS NULL \
+                     AND (claimed_at IS NULL OR claimed_at < $2) ORDER BY id LIMIT 1) \
+                     AND dispatched_at IS NULL RETURNING id, name, payload",
+                )
+                .bind(to_ms(now))
+                .bind(stale)
+                .fetch_optional(pool)
+                .await
+            })?;
+        Ok(row.map(|(id, name, payload)| Event {
+            id,
+            name,
+            payload: payload.0,
+        }))
+    }
+
+    /// Marks a claimed event dispatched: its agents' tasks exist.
+    pub async fn mark_event_dispatched(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+        with_pool!(self, |pool| {
+            sqlx::query("UPDATE events SET dispatched_at = $2 WHERE id = $1")
+                .bind(id)
+                .bind(to_ms(now))
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        })?;
+        Ok(())
+    }
+}

@@ -44,7 +44,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 pub use decisions::TIMEOUT_RESPONDER;
 pub use error::StoreError;
-pub use incidents::{Incident, ServiceCheck};
+pub use incidents::{Event, Incident, ServiceCheck};
 pub use learning::{LEARNED_BY, Learned, LearnedHam};
 pub use metrics::Counts;
 pub use objectives::ObjectiveUpdate;
