@@ -15,9 +15,10 @@ use ulias_agents::ledger::Ledger;
 use ulias_agents::model::{OpenAiClient, ScriptedClient, Timeouts};
 use ulias_agents::pools::{ModelPool, Pools};
 use ulias_agents::runner::{Runner, RunnerConfig};
+use ulias_agents::sandbox::Sandbox;
 use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::Catalogue;
-use ulias_agents::tools::{ToolRegistry, Toolbox, Workspace};
+use ulias_agents::tools::{Checks, ToolRegistry, Toolbox, Workspace};
 use ulias_core::clock::{Clock, ManualClock};
 use ulias_core::domain::{NewTask, Task};
 use ulias_core::settings::{BudgetSettings, PoolSettings, Settings, Tier, ToolProtocol};
@@ -45,6 +46,10 @@ pub struct Options {
     pub chain: Option<ChainReader>,
     /// Where the code and git tools may look; none: every path is refused.
     pub workspace: Option<Workspace>,
+    /// Where `bash` and `run_tests` run; none: the default limits.
+    pub sandbox: Option<Sandbox>,
+    /// The services and hosts the operations tools reach; none: nothing.
+    pub checks: Option<Checks>,
 }
 
 impl Default for Options {
@@ -56,6 +61,8 @@ impl Default for Options {
             cloud_turns: None,
             chain: None,
             workspace: None,
+            sandbox: None,
+            checks: None,
         }
     }
 }
@@ -94,10 +101,18 @@ impl Harness {
         let alerts = Arc::new(RecordingAlerter::default());
         let chain = options.chain.clone().unwrap_or_else(offline_reader);
         let mut runner = assemble(&db, pools, &clock, &alerts, &options.budgets, chain.clone());
-        if let Some(workspace) = &options.workspace {
-            runner.tools = Arc::new(ToolRegistry::standard(
-                &Toolbox::offline(chain).with_workspace(workspace.clone()),
-            ));
+        if options.workspace.is_some() || options.sandbox.is_some() || options.checks.is_some() {
+            let mut toolbox = Toolbox::offline(chain);
+            if let Some(workspace) = &options.workspace {
+                toolbox = toolbox.with_workspace(workspace.clone());
+            }
+            if let Some(sandbox) = &options.sandbox {
+                toolbox = toolbox.with_sandbox(sandbox.clone());
+            }
+            if let Some(checks) = &options.checks {
+                toolbox = toolbox.with_checks(checks.clone());
+            }
+            runner.tools = Arc::new(ToolRegistry::standard(&toolbox));
         }
         Self {
             db,

@@ -14,6 +14,7 @@ pub mod db;
 pub mod fake_chain;
 pub mod fake_llm;
 pub mod fake_ntfy;
+pub mod fake_service;
 pub mod fake_telegram;
 pub mod fake_x;
 pub mod harness;

@@ -424,7 +424,7 @@ fn catalogue_with_push(h: &Harness) -> (tempfile::TempDir, Catalogue) {
     for entry in std::fs::read_dir(prompts_dir().join("agents")).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap().replace(
-            "tools = [\"smart_deploy\", \"docker\", \"ssh\", \"git_log\"]",
+            "tools = [\"smart_deploy\", \"rollback\", \"docker\", \"ssh\", \"git_log\"]",
             "tools = [\"smart_deploy\", \"ssh\", \"git_log\", \"git_push\"]",
         );
         std::fs::write(

@@ -7,7 +7,9 @@
 //! Events are dispatched here too: each to every agent that declares it.
 
 use serde_json::{Value, json};
-use ulias_core::domain::{DecisionKind, DecisionOption, NewDecision, NewTask, Priority, Task, Urgency};
+use ulias_core::domain::{
+    DecisionKind, DecisionOption, NewDecision, NewTask, Priority, Task, Urgency,
+};
 use ulias_core::store::{Event, Incident, StoreError};
 
 use super::Engine;
@@ -43,7 +45,10 @@ impl Engine {
                 }
                 continue;
             }
-            let Some(incident) = store.open_incident(&check.service, &check.detail, now).await? else {
+            let Some(incident) = store
+                .open_incident(&check.service, &check.detail, now)
+                .await?
+            else {
                 continue;
             };
             self.tell(
@@ -126,7 +131,11 @@ impl Engine {
 
     /// The incident agent's diagnosis: when it needs the CEO, a decision
     /// with buttons (once per incident).
-    pub(super) async fn ask_about_incident(&self, task: &Task, output: &Value) -> Result<(), StoreError> {
+    pub(super) async fn ask_about_incident(
+        &self,
+        task: &Task,
+        output: &Value,
+    ) -> Result<(), StoreError> {
         let store = &self.runner.store;
         let Ok(report) = serde_json::from_value::<IncidentReport>(output.clone()) else {
             return Ok(());
@@ -134,7 +143,10 @@ impl Engine {
         let Some(incident) = store.incident_of_task(task.id).await? else {
             return Ok(());
         };
-        if !report.needs_decision || incident.decision_id.is_some() || incident.resolved_at.is_some() {
+        if !report.needs_decision
+            || incident.decision_id.is_some()
+            || incident.resolved_at.is_some()
+        {
             return Ok(());
         }
         let now = self.runner.clock.now();
@@ -158,7 +170,11 @@ impl Engine {
 
     /// The CEO said "do it": the incident agent runs again with the fix it
     /// proposed approved (its destructive calls still ask, one by one).
-    pub(super) async fn act_on_incident(&self, incident: i64, actions: &str) -> Result<(), StoreError> {
+    pub(super) async fn act_on_incident(
+        &self,
+        incident: i64,
+        actions: &str,
+    ) -> Result<(), StoreError> {
         let store = &self.runner.store;
         let current = store.incident(incident).await?;
         let Some(spec) = self.runner.catalogue.get(INCIDENT_AGENT) else {
@@ -171,7 +187,10 @@ impl Engine {
         let mut task = NewTask::new(
             spec.name.clone(),
             spec.team,
-            format!("Apply the approved fix for incident #{incident} ({})", current.service),
+            format!(
+                "Apply the approved fix for incident #{incident} ({})",
+                current.service
+            ),
             now,
         );
         task.kind = Some(format!("event:{INCIDENT_EVENT}"));

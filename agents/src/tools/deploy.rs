@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use tokio::process::Command;
 use ulias_core::settings::ServiceSettings;
 
-use super::health::{Checks, HttpCheck, HttpCheckArgs};
+use super::health::{Checks, HttpCheck};
 use super::workspace::cap;
 use super::{AgentsAllowed, Effect, ToolContext, ToolError, TypedTool};
 use crate::untrusted::wrap_untrusted;
@@ -151,12 +151,15 @@ impl TypedTool for SmartDeploy {
         let deploy = run(service, deploy_command, self.max_output).await?;
         let healthy = if deploy.succeeded() && service.health_url.is_some() {
             let check = HttpCheck(self.checks.clone());
-            let args = HttpCheckArgs {
-                service: Some(service.name.clone()),
-                url: None,
-                expect: None,
-            };
-            Some(check.call(ctx, args).await?.ok)
+            match &service.health_url {
+                Some(url) => Some(
+                    check
+                        .check(ctx, Some(service), url, service.expect.as_deref())
+                        .await?
+                        .ok,
+                ),
+                None => None,
+            }
         } else {
             None
         };
@@ -205,7 +208,7 @@ impl TypedTool for Rollback {
     const NAME: &'static str = "rollback";
     const DESCRIPTION: &'static str = "Roll a listed service back with its configured rollback command; needs the CEO's confirmation.";
     const EFFECT: Effect = Effect::Destructive;
-    const AGENTS: AgentsAllowed = AgentsAllowed::Only(&["deployer", "incident"]);
+    const AGENTS: AgentsAllowed = AgentsAllowed::Only(&["deployer"]);
     type Args = ServiceArgs;
     type Output = CommandRun;
 

@@ -80,7 +80,14 @@ impl Checks {
 /// Checks an HTTP endpoint.
 pub struct HttpCheck(pub Checks);
 
-/// Arguments of `http_check`: a listed service, or an address of ours.
+/// Every check of a call.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct HttpChecks {
+    pub checks: Vec<HttpChecked>,
+}
+
+/// Arguments of `http_check`: a listed service, an address of ours, or
+/// nothing (every listed service).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HttpCheckArgs {
@@ -192,54 +199,80 @@ fn failure(error: &reqwest::Error) -> String {
 #[async_trait]
 impl TypedTool for HttpCheck {
     const NAME: &'static str = "http_check";
-    const DESCRIPTION: &'static str = "Check one of our services' HTTP endpoints: status, latency, expected text, TLS expiry (a failure is tried again once).";
+    const DESCRIPTION: &'static str = "Check our services' HTTP endpoints (one service, one address of ours, or with no arguments every listed service): status, latency, expected text, TLS expiry; a failure is tried again once.";
     const EFFECT: Effect = Effect::Read;
     const AGENTS: AgentsAllowed = AgentsAllowed::Only(&["monitor"]);
     type Args = HttpCheckArgs;
-    type Output = HttpChecked;
+    type Output = HttpChecks;
 
-    async fn call(&self, ctx: &ToolContext, args: HttpCheckArgs) -> Result<HttpChecked, ToolError> {
-        let (service, url, expect) = match (&args.service, &args.url) {
-            (Some(name), _) => {
-                let service = self
+    async fn call(&self, ctx: &ToolContext, args: HttpCheckArgs) -> Result<HttpChecks, ToolError> {
+        let targets: Vec<(Option<&ServiceSettings>, Url, Option<String>)> =
+            match (&args.service, &args.url) {
+                (Some(name), _) => {
+                    let service = self
+                        .0
+                        .services
+                        .iter()
+                        .find(|s| &s.name == name)
+                        .ok_or_else(|| {
+                            ToolError::Forbidden(format!(
+                                "no service is called {name} ([[services]])"
+                            ))
+                        })?;
+                    let url = service.health_url.clone().ok_or_else(|| {
+                        ToolError::Failed(format!("the service {name} has no health_url"))
+                    })?;
+                    vec![(
+                        Some(service),
+                        url,
+                        args.expect.clone().or_else(|| service.expect.clone()),
+                    )]
+                }
+                (None, Some(url)) => {
+                    let url = Url::parse(url).map_err(|e| ToolError::InvalidArgs {
+                        tool: Self::NAME,
+                        message: format!("{url}: {e}"),
+                    })?;
+                    if !self.0.ours(&url) {
+                        return Err(ToolError::Forbidden(format!(
+                            "{url} is not one of our services or hosts: refused"
+                        )));
+                    }
+                    vec![(None, url, args.expect.clone())]
+                }
+                (None, None) => self
                     .0
                     .services
                     .iter()
-                    .find(|s| &s.name == name)
-                    .ok_or_else(|| {
-                        ToolError::Forbidden(format!("no service is called {name} ([[services]])"))
-                    })?;
-                let url = service.health_url.clone().ok_or_else(|| {
-                    ToolError::Failed(format!("the service {name} has no health_url"))
-                })?;
-                (
-                    Some(service),
-                    url,
-                    args.expect.clone().or_else(|| service.expect.clone()),
-                )
-            }
-            (None, Some(url)) => {
-                let url = Url::parse(url).map_err(|e| ToolError::InvalidArgs {
-                    tool: Self::NAME,
-                    message: format!("{url}: {e}"),
-                })?;
-                if !self.0.ours(&url) {
-                    return Err(ToolError::Forbidden(format!(
-                        "{url} is not one of our services or hosts: refused"
-                    )));
-                }
-                (None, url, args.expect.clone())
-            }
-            (None, None) => {
-                return Err(ToolError::InvalidArgs {
-                    tool: Self::NAME,
-                    message: "name a service or give a url".into(),
-                });
-            }
-        };
-        let mut checked = self.once(&url, expect.as_deref(), ctx.clock.now()).await;
+                    .filter_map(|s| Some((Some(s), s.health_url.clone()?, s.expect.clone())))
+                    .collect(),
+            };
+        if targets.is_empty() {
+            return Err(ToolError::Failed(
+                "no service has a health_url ([[services]]): there is nothing to check".into(),
+            ));
+        }
+        let mut checks = Vec::with_capacity(targets.len());
+        for (service, url, expect) in targets {
+            checks.push(self.check(ctx, service, &url, expect.as_deref()).await?);
+        }
+        Ok(HttpChecks { checks })
+    }
+}
+
+impl HttpCheck {
+    /// Checks `url` (once more when the first try fails) and records the
+    /// result when it is a listed service's.
+    pub async fn check(
+        &self,
+        ctx: &ToolContext,
+        service: Option<&ServiceSettings>,
+        url: &Url,
+        expect: Option<&str>,
+    ) -> Result<HttpChecked, ToolError> {
+        let mut checked = self.once(url, expect, ctx.clock.now()).await;
         if !checked.ok {
-            checked = self.once(&url, expect.as_deref(), ctx.clock.now()).await;
+            checked = self.once(url, expect, ctx.clock.now()).await;
             checked.attempts = 2;
         }
         if let Some(service) = service {

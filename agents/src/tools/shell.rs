@@ -141,7 +141,7 @@ impl TypedTool for Bash {
     const NAME: &'static str = "bash";
     const DESCRIPTION: &'static str = "Run a shell command in the sandbox, in a folder of the workspace (no network, CPU, memory and time limits). Commands that remove tracked files, install packages, restart services or write outside the workspace run dry until the CEO confirms.";
     const EFFECT: Effect = Effect::Destructive;
-    const AGENTS: AgentsAllowed = AgentsAllowed::Only(&["incident", "tester", "organizer"]);
+    const AGENTS: AgentsAllowed = AgentsAllowed::Only(&["incident", "organizer"]);
     type Args = BashArgs;
     type Output = CommandResult;
 

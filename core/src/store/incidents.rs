@@ -305,7 +305,11 @@ impl Store {
     }
 
     /// Marks a claimed event dispatched: its agents' tasks exist.
-    pub async fn mark_event_dispatched(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub async fn mark_event_dispatched(
+        &self,
+        id: i64,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         with_pool!(self, |pool| {
             sqlx::query("UPDATE events SET dispatched_at = $2 WHERE id = $1")
                 .bind(id)
