@@ -252,3 +252,42 @@ fn simulate_keeps_its_rows_in_the_database_it_is_given() {
     );
     assert!(dir.path().join("sim.db").exists());
 }
+
+#[test]
+fn check_refuses_a_scheduled_job_whose_agent_has_no_built_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let prompts = dir.path().join("prompts");
+    std::fs::create_dir_all(prompts.join("agents")).unwrap();
+    for name in ["_preamble.md", "_json_protocol.md", "schedule.toml"] {
+        std::fs::copy(Path::new(PROMPTS).join(name), prompts.join(name)).unwrap();
+    }
+    for entry in std::fs::read_dir(Path::new(PROMPTS).join("agents")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(
+            &path,
+            prompts.join("agents").join(path.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    let webdev = std::fs::read_to_string(prompts.join("agents/webdev.md")).unwrap();
+    let idle = webdev.replace(
+        "tools = [\"read_file\", \"write_file\", \"site_build\", \"site_check\", \"site_publish\"]",
+        "tools = [\"site_build\", \"site_check\"]",
+    );
+    assert_ne!(idle, webdev, "the Webdev's tools line changed");
+    std::fs::write(prompts.join("agents/webdev.md"), idle).unwrap();
+    let mut schedule = std::fs::read_to_string(prompts.join("schedule.toml")).unwrap();
+    schedule.push_str(
+        "\n[[jobs]]\nname = \"site_watch\"\nagent = \"webdev\"\ncron = \"*/5 * * * *\"\ntask = \"Check the site\"\n",
+    );
+    std::fs::write(prompts.join("schedule.toml"), schedule).unwrap();
+
+    let out = ulias(dir.path(), &["check"], &[]);
+
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("job `site_watch` runs webdev every time, but none of its tools is built (site_build, site_check)"),
+        "{stderr}"
+    );
+}

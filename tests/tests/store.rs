@@ -24,6 +24,8 @@ on_both_backends!(
     migrations_apply_to_an_empty_database_and_a_second_run_changes_nothing,
     a_group_member_is_remembered_per_group_and_saved_again_in_place,
     an_open_captcha_is_kept_per_group_updated_in_place_and_forgotten,
+    a_service_has_at_most_one_open_incident_and_a_resolved_one_stays_resolved,
+    an_event_is_claimed_by_one_worker_and_taken_again_after_a_stale_claim,
     importing_a_corpus_twice_keeps_each_sample_once,
     learned_ham_is_capped_per_member_and_day_kept_once_and_withdrawn_with_its_message,
     every_status_the_code_knows_is_accepted_by_the_schema_and_no_other,
@@ -1184,4 +1186,117 @@ async fn a_publication_is_claimed_once_and_an_interrupted_one_waits_for_a_person
         store.resend_publication(id, t0()).await.is_err(),
         "a sent job is not sent again"
     );
+}
+
+async fn a_service_has_at_most_one_open_incident_and_a_resolved_one_stays_resolved(db: &TestDb) {
+    db.migrated().await;
+    let store = &db.store;
+    let task = store
+        .create_task(
+            &NewTask::new(
+                "monitor".parse().unwrap(),
+                Team::Ops,
+                "check".to_owned(),
+                t0(),
+            ),
+            t0(),
+        )
+        .await
+        .unwrap();
+    for (service, ok) in [("web", false), ("api", true), ("web", true)] {
+        let check = ulias_core::store::ServiceCheck {
+            service: service.into(),
+            task_id: Some(task.id),
+            ok,
+            detail: if ok {
+                String::new()
+            } else {
+                "answered 503".into()
+            },
+        };
+        store.record_service_check(&check, t0()).await.unwrap();
+    }
+    let last: Vec<(String, bool)> = store
+        .checks_of_task(task.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.service, c.ok))
+        .collect();
+    assert_eq!(
+        last,
+        [("api".to_owned(), true), ("web".to_owned(), true)],
+        "the last check of each"
+    );
+
+    let opened = store
+        .open_incident("web", "answered 503", t0())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        store
+            .open_incident("web", "again", t0() + minutes(5))
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store.open_incident_of("web").await.unwrap().unwrap().id,
+        opened.id
+    );
+    let resolved = store
+        .resolve_incident(opened.id, t0() + minutes(10))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(resolved.resolved_at, Some(t0() + minutes(10)));
+    assert_eq!(
+        store
+            .resolve_incident(opened.id, t0() + minutes(11))
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(store.open_incident_of("web").await.unwrap(), None);
+    let second = store
+        .open_incident("web", "down again", t0() + minutes(20))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(second.id, opened.id);
+    store.set_incident_task(second.id, task.id).await.unwrap();
+    assert_eq!(
+        store.incident_of_task(task.id).await.unwrap().unwrap().id,
+        second.id
+    );
+    assert_eq!(store.incidents(10).await.unwrap().len(), 2);
+}
+
+async fn an_event_is_claimed_by_one_worker_and_taken_again_after_a_stale_claim(db: &TestDb) {
+    db.migrated().await;
+    let store = &db.store;
+    store
+        .emit_event("deploy", &serde_json::json!({"service": "api"}), t0())
+        .await
+        .unwrap();
+
+    let claimed = store.claim_event(t0()).await.unwrap().unwrap();
+    assert_eq!(claimed.name, "deploy");
+    assert_eq!(claimed.payload["service"], "api");
+    assert_eq!(
+        store.claim_event(t0() + minutes(1)).await.unwrap(),
+        None,
+        "claimed by another"
+    );
+    let again = store.claim_event(t0() + minutes(6)).await.unwrap().unwrap();
+    assert_eq!(
+        again.id, claimed.id,
+        "a claim left by a crash is taken again"
+    );
+    store
+        .mark_event_dispatched(again.id, t0() + minutes(6))
+        .await
+        .unwrap();
+    assert_eq!(store.claim_event(t0() + minutes(30)).await.unwrap(), None);
 }

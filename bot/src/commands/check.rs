@@ -23,6 +23,7 @@ pub fn run(
     let tools = registry(settings)?;
     let catalogue = Catalogue::load(&settings.prompts_dir, &tools, &OutputSchemas::build()?)?;
     let scheduler = Scheduler::load(&settings.prompts_dir, &catalogue)?;
+    refuse_idle_jobs(&scheduler, &catalogue, &tools)?;
     for line in summary(settings, source) {
         writeln!(out, "{line}")?;
     }
@@ -62,6 +63,30 @@ fn works(tools: &ToolRegistry, name: &str) -> bool {
         || tools
             .spec(name)
             .is_some_and(|spec| matches!(spec.effect, Effect::Publish { .. }))
+}
+
+/// A recurring job whose agent holds no tool that works would run a model
+/// every time to report on what it cannot see: refused.
+fn refuse_idle_jobs(
+    scheduler: &Scheduler,
+    catalogue: &Catalogue,
+    tools: &ToolRegistry,
+) -> anyhow::Result<()> {
+    for job in &scheduler.schedule.jobs {
+        let Some(agent) = catalogue.get(job.agent.as_str()) else {
+            continue;
+        };
+        if !agent.tools.iter().any(|name| works(tools, name)) {
+            anyhow::bail!(
+                "schedule.toml: job `{}` runs {} every time, but none of its tools is built ({}): \
+                 remove the job or give the agent a tool that works",
+                job.name,
+                agent.name,
+                agent.tools.join(", ")
+            );
+        }
+    }
+    Ok(())
 }
 
 /// How many of the tools the agent files name work, and which agents hold
