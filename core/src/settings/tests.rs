@@ -396,3 +396,29 @@ fn workspace_roots_can_be_set_from_the_environment() {
         [std::path::PathBuf::from("/srv/repos")]
     );
 }
+
+#[test]
+fn hosts_and_services_that_cannot_be_right_name_their_keys() {
+    let text = "[sandbox]\ntimeout_seconds = 0\n\n\
+        [[hosts]]\nname = \"web1\"\naddress = \"10.0.0.2\"\n\n\
+        [[hosts]]\nname = \"web1\"\naddress = \"-oProxyCommand=x\"\n\n\
+        [[services]]\nname = \"api\"\nhealth_url = \"ftp://api/health\"\ndeploy_command = \"make deploy\"\n";
+    let error = parse(text).unwrap_err();
+    assert_eq!(
+        problem_keys(&error),
+        [
+            "sandbox.timeout_seconds",
+            "hosts[1].name",
+            "hosts[1].address",
+            "services[0].health_url",
+            "services[0].deploy_dir"
+        ]
+    );
+}
+
+#[test]
+fn the_example_lists_no_host_or_service_and_keeps_the_sandbox_offline() {
+    let settings = Settings::from_toml(EXAMPLE, "example", env(&[])).unwrap();
+    assert!(settings.hosts.is_empty() && settings.services.is_empty());
+    assert!(!settings.sandbox.network);
+}
