@@ -24,9 +24,6 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 use ulias_core::settings::SandboxSettings;
 
-/// Environment variables a sandboxed command keeps (toolchains need them).
-const KEPT_ENV: &[&str] = &["PATH", "HOME", "CARGO_HOME", "RUSTUP_HOME", "LANG", "TZ"];
-
 /// Why a command could not be run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
@@ -154,11 +151,7 @@ impl Sandbox {
             .arg(script)
             .current_dir(dir)
             .env_clear()
-            .envs(
-                KEPT_ENV
-                    .iter()
-                    .filter_map(|key| std::env::var_os(key).map(|value| (*key, value))),
-            )
+            .envs(&limits.env)
             .env("TERM", "dumb")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

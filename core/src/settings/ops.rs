@@ -3,6 +3,7 @@
 //! services checked and deployed (`[[services]]`). Nothing listed, nothing
 //! reached: every tool refuses a host or service these sections do not name.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
@@ -29,6 +30,10 @@ pub struct SandboxSettings {
     pub network: bool,
     /// The most bytes of output kept from one command (stdout and stderr each).
     pub max_output_bytes: usize,
+    /// The whole environment a command sees (nothing of Ulias's own, whose
+    /// variables may hold secrets): `PATH`, and e.g. `HOME` or `CARGO_HOME`
+    /// for toolchains that need them.
+    pub env: BTreeMap<String, String>,
 }
 
 impl Default for SandboxSettings {
@@ -41,6 +46,13 @@ impl Default for SandboxSettings {
             max_file_mb: 1024,
             network: false,
             max_output_bytes: 64 * 1024,
+            env: BTreeMap::from([
+                (
+                    "PATH".to_owned(),
+                    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".to_owned(),
+                ),
+                ("LANG".to_owned(), "C.UTF-8".to_owned()),
+            ]),
         }
     }
 }
