@@ -179,8 +179,12 @@ async fn rust_definitions_are_found_with_their_lines_kinds_and_wrapped_signature
     let f = fixture();
     let h = harness(&f, vec![]).await;
 
-    let engine = call(&h, "ast_search", json!({"name": "Engine"})).await.unwrap();
-    let start = call(&h, "ast_search", json!({"name": "start"})).await.unwrap();
+    let engine = call(&h, "ast_search", json!({"name": "Engine"}))
+        .await
+        .unwrap();
+    let start = call(&h, "ast_search", json!({"name": "start"}))
+        .await
+        .unwrap();
     let others = call(
         &h,
         "ast_search",
@@ -233,9 +237,13 @@ async fn typescript_and_python_definitions_are_found_with_their_kinds() {
     )
     .await
     .unwrap();
-    let py = call(&h, "ast_search", json!({"pattern": all, "path": "py/models.py"}))
-        .await
-        .unwrap();
+    let py = call(
+        &h,
+        "ast_search",
+        json!({"pattern": all, "path": "py/models.py"}),
+    )
+    .await
+    .unwrap();
 
     assert_eq!(
         found(&ts),
@@ -346,7 +354,9 @@ async fn a_path_outside_the_workspace_is_refused_by_both_tools() {
         let search = call(&h, "ast_search", json!({"name": "leaked", "path": path}))
             .await
             .unwrap_err();
-        let map = call(&h, "repo_map", json!({"path": path})).await.unwrap_err();
+        let map = call(&h, "repo_map", json!({"path": path}))
+            .await
+            .unwrap_err();
         for error in [search, map] {
             assert!(
                 error.contains("outside the workspace") || error.contains("`..` is not allowed"),
@@ -369,13 +379,24 @@ async fn a_link_leading_out_is_refused_as_a_path_and_not_followed_in_a_walk() {
     let through_file = call(&h, "repo_map", json!({"path": "src/secret.rs"}))
         .await
         .unwrap_err();
-    let walked = call(&h, "ast_search", json!({"name": "leaked"})).await.unwrap();
+    let walked = call(&h, "ast_search", json!({"name": "leaked"}))
+        .await
+        .unwrap();
     let map = call(&h, "repo_map", json!({})).await.unwrap();
 
-    assert!(through_folder.contains("outside the workspace"), "{through_folder}");
-    assert!(through_file.contains("outside the workspace"), "{through_file}");
+    assert!(
+        through_folder.contains("outside the workspace"),
+        "{through_folder}"
+    );
+    assert!(
+        through_file.contains("outside the workspace"),
+        "{through_file}"
+    );
     assert_eq!(walked["count"], 0);
-    assert!(!map["outline"].as_str().unwrap().contains("leaked"), "{map}");
+    assert!(
+        !map["outline"].as_str().unwrap().contains("leaked"),
+        "{map}"
+    );
 }
 
 #[tokio::test]
@@ -387,14 +408,21 @@ async fn binary_and_broken_files_are_skipped_without_failing_the_call() {
     std::fs::write(f.repo.join("web/bad.ts"), b"\xff\xfe export class {").unwrap();
     let h = harness(&f, vec![]).await;
 
-    let hidden = call(&h, "ast_search", json!({"name": "hidden"})).await.unwrap();
-    let engine = call(&h, "ast_search", json!({"name": "Engine"})).await.unwrap();
+    let hidden = call(&h, "ast_search", json!({"name": "hidden"}))
+        .await
+        .unwrap();
+    let engine = call(&h, "ast_search", json!({"name": "Engine"}))
+        .await
+        .unwrap();
     let map = call(&h, "repo_map", json!({})).await.unwrap();
 
     assert_eq!(hidden["count"], 0);
     assert_eq!(engine["count"], 3);
     let outline = map["outline"].as_str().unwrap();
-    assert!(outline.contains("src/lib.rs\n  struct Engine\n"), "{outline}");
+    assert!(
+        outline.contains("src/lib.rs\n  struct Engine\n"),
+        "{outline}"
+    );
     assert!(!outline.contains("src/blob.rs"), "{outline}");
 }
 
@@ -406,10 +434,15 @@ async fn a_gitignored_file_is_not_searched_or_mapped() {
     std::fs::write(f.repo.join("generated/gen.rs"), "pub fn helper() {}\n").unwrap();
     let h = harness(&f, vec![]).await;
 
-    let helper = call(&h, "ast_search", json!({"name": "helper"})).await.unwrap();
+    let helper = call(&h, "ast_search", json!({"name": "helper"}))
+        .await
+        .unwrap();
     let map = call(&h, "repo_map", json!({})).await.unwrap();
 
-    assert_eq!(found(&helper), [row("src/lib.rs", 33, "function", "helper")]);
+    assert_eq!(
+        found(&helper),
+        [row("src/lib.rs", 33, "function", "helper")]
+    );
     assert_eq!(map["files"], 3);
 }
 
@@ -422,9 +455,14 @@ async fn a_search_needs_exactly_one_of_name_and_pattern() {
     let both = call(&h, "ast_search", json!({"name": "a", "pattern": "b"}))
         .await
         .unwrap_err();
-    let bad = call(&h, "ast_search", json!({"pattern": "("})).await.unwrap_err();
+    let bad = call(&h, "ast_search", json!({"pattern": "("}))
+        .await
+        .unwrap_err();
 
-    assert!(neither.contains("give either `name` or `pattern`"), "{neither}");
+    assert!(
+        neither.contains("give either `name` or `pattern`"),
+        "{neither}"
+    );
     assert!(both.contains("give either `name` or `pattern`"), "{both}");
     assert!(bad.contains("invalid arguments for ast_search"), "{bad}");
 }

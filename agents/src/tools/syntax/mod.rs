@@ -21,8 +21,8 @@ use super::search::{blocking, searchable, walk};
 use super::workspace::{Workspace, cap};
 use super::{AgentsAllowed, Effect, ToolContext, ToolError, TypedTool};
 use crate::untrusted::wrap_untrusted;
-pub use lang::{Language, SyntaxKind};
 use lang::Grammar;
+pub use lang::{Language, SyntaxKind};
 pub use outline::RepoMap;
 use parse::{Found, Parsers};
 
@@ -100,15 +100,19 @@ pub struct SyntaxMatches {
 #[async_trait]
 impl TypedTool for AstSearch {
     const NAME: &'static str = "ast_search";
-    const DESCRIPTION: &'static str = "Find where a name is defined (functions, methods, types, \
-        consts) or called, from syntax trees of Rust, TypeScript and Python files.";
+    const DESCRIPTION: &'static str =
+        "Find where a name is defined or called, by syntax tree (Rust, TypeScript, Python).";
     const EFFECT: Effect = Effect::Read;
     const AGENTS: AgentsAllowed =
         AgentsAllowed::Only(&["architect", "coder", "explorer", "reviewer"]);
     type Args = AstSearchArgs;
     type Output = SyntaxMatches;
 
-    async fn call(&self, _ctx: &ToolContext, args: AstSearchArgs) -> Result<SyntaxMatches, ToolError> {
+    async fn call(
+        &self,
+        _ctx: &ToolContext,
+        args: AstSearchArgs,
+    ) -> Result<SyntaxMatches, ToolError> {
         let names = NameFilter::parse(args.name, args.pattern)?;
         let start = self.0.existing(args.path.as_deref())?;
         let workspace = self.0.clone();

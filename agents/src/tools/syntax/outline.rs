@@ -60,8 +60,8 @@ pub struct RepoOutline {
 #[async_trait]
 impl TypedTool for RepoMap {
     const NAME: &'static str = "repo_map";
-    const DESCRIPTION: &'static str = "Outline a folder: per Rust, TypeScript or Python file, \
-        its top-level definitions and their methods.";
+    const DESCRIPTION: &'static str =
+        "Outline a folder: each Rust, TypeScript or Python file's definitions and methods.";
     const EFFECT: Effect = Effect::Read;
     const AGENTS: AgentsAllowed = AgentsAllowed::Only(&["architect"]);
     type Args = RepoMapArgs;

@@ -84,7 +84,9 @@ impl Parsers {
 }
 
 fn broken(grammar: Grammar, error: &dyn std::fmt::Display) -> ToolError {
-    ToolError::Failed(format!("the {grammar:?} syntax queries cannot load: {error}"))
+    ToolError::Failed(format!(
+        "the {grammar:?} syntax queries cannot load: {error}"
+    ))
 }
 
 /// Runs `query`: one [`Found`] per matched node, the earliest pattern
