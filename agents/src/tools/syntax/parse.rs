@@ -2,6 +2,7 @@
 //! what is defined where (and inside what), and where names are called.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
 
@@ -63,23 +64,26 @@ impl Parsers {
     }
 
     fn load(&mut self, grammar: Grammar) -> Result<&mut Loaded, ToolError> {
-        if !self.loaded.contains_key(&grammar) {
-            let language = grammar.tree_sitter();
-            let mut parser = Parser::new();
-            parser
-                .set_language(&language)
-                .map_err(|e| broken(grammar, &e))?;
-            let (definitions, calls) = grammar.queries();
-            let loaded = Loaded {
-                parser,
-                definitions: Query::new(&language, definitions).map_err(|e| broken(grammar, &e))?,
-                calls: Query::new(&language, calls).map_err(|e| broken(grammar, &e))?,
-            };
-            self.loaded.insert(grammar, loaded);
-        }
-        self.loaded
-            .get_mut(&grammar)
-            .ok_or_else(|| ToolError::Failed(format!("the {grammar:?} grammar did not load")))
+        Ok(match self.loaded.entry(grammar) {
+            Entry::Occupied(entry) => entry.into_mut(),
+            Entry::Vacant(entry) => entry.insert(Loaded::new(grammar)?),
+        })
+    }
+}
+
+impl Loaded {
+    fn new(grammar: Grammar) -> Result<Self, ToolError> {
+        let language = grammar.tree_sitter();
+        let mut parser = Parser::new();
+        parser
+            .set_language(&language)
+            .map_err(|e| broken(grammar, &e))?;
+        let (definitions, calls) = grammar.queries();
+        Ok(Self {
+            parser,
+            definitions: Query::new(&language, definitions).map_err(|e| broken(grammar, &e))?,
+            calls: Query::new(&language, calls).map_err(|e| broken(grammar, &e))?,
+        })
     }
 }
 
