@@ -136,13 +136,9 @@ impl TypedTool for AstSearch {
                 let Some(text) = searchable(&file) else {
                     continue;
                 };
-                let mut found = Vec::new();
-                if kind != SearchKind::Call {
-                    found.extend(parsers.definitions(grammar, &text)?.unwrap_or_default());
-                }
-                if kind != SearchKind::Definition {
-                    found.extend(parsers.calls(grammar, &text)?.unwrap_or_default());
-                }
+                let Some(mut found) = parsers.find(grammar, &text, kind)? else {
+                    continue;
+                };
                 found.retain(|f| names.matches(&f.name));
                 found.sort_by_key(|f| f.row);
                 if !search.add(&workspace.display(&file), &text, &found) {
@@ -206,6 +202,9 @@ impl Search {
 
     /// Adds a file's matches; `false` once a limit is reached.
     fn add(&mut self, path: &str, text: &str, found: &[Found]) -> bool {
+        if found.is_empty() {
+            return true;
+        }
         let lines: Vec<&str> = text.lines().collect();
         for found in found {
             let line = lines.get(found.row).copied().unwrap_or_default();

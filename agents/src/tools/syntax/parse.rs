@@ -6,6 +6,7 @@ use std::collections::hash_map::Entry;
 
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
 
+use super::SearchKind;
 use super::lang::{Grammar, SyntaxKind};
 use crate::tools::ToolError;
 
@@ -45,22 +46,30 @@ impl Parsers {
         grammar: Grammar,
         text: &str,
     ) -> Result<Option<Vec<Found>>, ToolError> {
+        self.find(grammar, text, SearchKind::Definition)
+    }
+
+    /// What `kind` asks for in `text` (definitions with their parents, call
+    /// sites, or both), from one parse; `None` when it could not be parsed.
+    pub fn find(
+        &mut self,
+        grammar: Grammar,
+        text: &str,
+        kind: SearchKind,
+    ) -> Result<Option<Vec<Found>>, ToolError> {
         let loaded = self.load(grammar)?;
         let Some(tree) = loaded.parser.parse(text, None) else {
             return Ok(None);
         };
-        let mut found = run(&loaded.definitions, &tree, text);
-        nest(&mut found);
+        let mut found = Vec::new();
+        if kind != SearchKind::Call {
+            found = run(&loaded.definitions, &tree, text);
+            nest(&mut found);
+        }
+        if kind != SearchKind::Definition {
+            found.extend(run(&loaded.calls, &tree, text));
+        }
         Ok(Some(found))
-    }
-
-    /// The call sites in `text`, in source order.
-    pub fn calls(&mut self, grammar: Grammar, text: &str) -> Result<Option<Vec<Found>>, ToolError> {
-        let loaded = self.load(grammar)?;
-        Ok(loaded
-            .parser
-            .parse(text, None)
-            .map(|tree| run(&loaded.calls, &tree, text)))
     }
 
     fn load(&mut self, grammar: Grammar) -> Result<&mut Loaded, ToolError> {
