@@ -18,11 +18,6 @@ const fn publish(kind: Kind, target: To) -> Effect {
 
 /// `(name, effect, description)` of every declared tool.
 const DECLARED: &[(&str, Effect, &str)] = &[
-    (
-        "ast_search",
-        READ,
-        "Find definitions and callers by syntax tree.",
-    ),
     ("docker", DESTRUCTIVE, "Inspect or restart containers."),
     ("loki_query", READ, "Query logs in Loki."),
     (

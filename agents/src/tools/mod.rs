@@ -19,6 +19,7 @@ mod memory;
 mod remote;
 mod search;
 mod shell;
+mod syntax;
 mod workspace;
 
 use std::collections::BTreeMap;
@@ -54,6 +55,7 @@ pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
 pub use remote::{Allowed, Hosts, Remote, Ssh};
 pub use search::{Glob, Grep};
 pub use shell::{Bash, RunTests, Shell};
+pub use syntax::{AstSearch, Language, RepoMap, SearchKind, SyntaxKind};
 pub use workspace::{ReadLog, Workspace, WorkspaceError};
 
 /// The name of the tool that ends a run with the agent's output.
@@ -358,6 +360,8 @@ impl ToolRegistry {
             Arc::new(Typed::new(RepoEdit(workspace.clone()))),
             Arc::new(Typed::new(Glob(workspace.clone()))),
             Arc::new(Typed::new(Grep(workspace.clone()))),
+            Arc::new(Typed::new(AstSearch(workspace.clone()))),
+            Arc::new(Typed::new(RepoMap(workspace.clone()))),
             Arc::new(Typed::new(GitStatus(workspace.clone()))),
             Arc::new(Typed::new(GitDiff(workspace.clone()))),
             Arc::new(Typed::new(GitLog(workspace.clone()))),

@@ -172,10 +172,12 @@ impl TypedTool for Grep {
 }
 
 /// The files under `start` (or `start` itself), as git would list them:
-/// ignored and hidden files skipped, links not followed.
-fn walk(start: &Path) -> impl Iterator<Item = PathBuf> {
+/// ignored and hidden files skipped, links not followed; by name, so a cut
+/// walk keeps the first files in path order.
+pub(super) fn walk(start: &Path) -> impl Iterator<Item = PathBuf> {
     ignore::WalkBuilder::new(start)
         .require_git(false)
+        .sort_by_file_name(std::cmp::Ord::cmp)
         .build()
         .filter_map(Result::ok)
         .take(MAX_VISITED)
@@ -184,7 +186,7 @@ fn walk(start: &Path) -> impl Iterator<Item = PathBuf> {
 }
 
 /// A file's text when it is small and not binary.
-fn searchable(path: &Path) -> Option<String> {
+pub(super) fn searchable(path: &Path) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
     if meta.len() > MAX_SEARCHED_BYTES {
         return None;
@@ -209,7 +211,7 @@ fn invalid(tool: &'static str, message: String) -> ToolError {
 }
 
 /// Runs a walk off the async threads.
-async fn blocking<T: Send + 'static>(
+pub(super) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ToolError> {
     tokio::task::spawn_blocking(work)
