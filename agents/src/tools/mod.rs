@@ -4,15 +4,22 @@
 //! effect's rules: publish tools only create a validation, destructive
 //! tools run dry unless the CEO confirmed.
 
+mod ai_job;
 mod alert;
 mod catalogue;
 mod ceo;
 mod chain;
 mod code;
+mod docker;
 mod faq;
 mod files;
 mod git;
+mod http_api;
+mod infra;
+mod logs;
 mod memory;
+mod proxmox;
+mod research;
 mod search;
 mod workspace;
 
@@ -32,16 +39,23 @@ use crate::alerts::SharedAlerter;
 use crate::chain::ChainReader;
 use crate::model::SharedModelClient;
 
+pub use ai_job::{AiJob, JobKind};
 pub use alert::AlertTool;
 pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
 pub use chain::{ChainRead, ChainView, MarketRead, MarketView, TokenArgs, token_of};
 pub use code::{RepoEdit, RepoRead, RepoWrite};
+pub use docker::{Docker, DockerAction};
 pub use faq::{FAQ_SECTION, FaqLookup};
 pub use files::{ReadFile, WriteFile, section_owner};
 pub use git::{
     GitBranch, GitCommit, GitDiff, GitLog, GitPush, GitStatus, WORK_BRANCH_PREFIX, work_branch,
 };
+pub use http_api::ClientError;
+pub use infra::Infra;
+pub use logs::LokiQuery;
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
+pub use proxmox::{GuestKind, Proxmox, ProxmoxAction};
+pub use research::{ConnectorFetch, Research, WebSearch};
 pub use search::{Glob, Grep};
 pub use workspace::{ReadLog, Workspace, WorkspaceError};
 
@@ -231,6 +245,10 @@ pub struct Toolbox {
     pub chain: ChainReader,
     /// The folders the code and git tools are confined to.
     pub workspace: Workspace,
+    /// The Docker socket, Loki and Proxmox (`[infra]`).
+    pub infra: Infra,
+    /// SearXNG, the connectors API and the GPU job server (`[research]`).
+    pub research: Research,
 }
 
 /// Why the tools could not be set up from settings.
@@ -242,6 +260,9 @@ pub enum ToolboxError {
     /// A workspace root cannot be opened.
     #[error(transparent)]
     Workspace(#[from] WorkspaceError),
+    /// An infra or research tool's HTTP client cannot start.
+    #[error(transparent)]
+    Client(#[from] ClientError),
 }
 
 impl Toolbox {
@@ -250,6 +271,8 @@ impl Toolbox {
         Ok(Self {
             chain: ChainReader::from_settings(settings)?,
             workspace: Workspace::from_settings(&settings.workspace)?,
+            infra: Infra::from_settings(settings)?,
+            research: Research::from_settings(settings)?,
         })
     }
 
@@ -259,6 +282,8 @@ impl Toolbox {
         Self {
             chain,
             workspace: Workspace::none(),
+            infra: Infra::none(),
+            research: Research::none(),
         }
     }
 
@@ -266,6 +291,20 @@ impl Toolbox {
     #[must_use]
     pub fn with_workspace(mut self, workspace: Workspace) -> Self {
         self.workspace = workspace;
+        self
+    }
+
+    /// The same, with the infra tools reaching `infra`.
+    #[must_use]
+    pub fn with_infra(mut self, infra: Infra) -> Self {
+        self.infra = infra;
+        self
+    }
+
+    /// The same, with the research tools reaching `research`.
+    #[must_use]
+    pub fn with_research(mut self, research: Research) -> Self {
+        self.research = research;
         self
     }
 }
@@ -282,7 +321,12 @@ impl ToolRegistry {
     /// The full catalogue with today's built tools, reaching what `toolbox`
     /// allows.
     pub fn standard(toolbox: &Toolbox) -> Self {
-        let Toolbox { chain, workspace } = toolbox;
+        let Toolbox {
+            chain,
+            workspace,
+            infra,
+            research,
+        } = toolbox;
         let built: Vec<Arc<dyn Tool>> = vec![
             Arc::new(Typed::new(RepoRead(workspace.clone()))),
             Arc::new(Typed::new(RepoWrite(workspace.clone()))),
@@ -307,6 +351,12 @@ impl ToolRegistry {
             Arc::new(Typed::new(FaqLookup)),
             Arc::new(Typed::new(ChainRead(chain.clone()))),
             Arc::new(Typed::new(MarketRead(chain.clone()))),
+            Arc::new(Typed::new(Docker(infra.clone()))),
+            Arc::new(Typed::new(LokiQuery(infra.clone()))),
+            Arc::new(Typed::new(Proxmox(infra.clone()))),
+            Arc::new(Typed::new(WebSearch(research.clone()))),
+            Arc::new(Typed::new(ConnectorFetch(research.clone()))),
+            Arc::new(Typed::new(AiJob(research.clone()))),
         ];
         let mut registry = Self {
             built: BTreeMap::new(),

@@ -4,6 +4,7 @@
 //! [`SecretString`]s, exposed only where a client is built.
 
 mod chains;
+mod infra;
 mod load;
 mod validate;
 mod workspace;
@@ -15,6 +16,7 @@ use url::Url;
 pub use chains::{
     ChainEndpoints, ChainName, ChainsSettings, TakeoverThresholds, VerdictThresholds,
 };
+pub use infra::{InfraSettings, ProxmoxSettings, ResearchSettings};
 pub use load::{ENV_PREFIX, Problem, SettingsError, SettingsSource};
 pub use workspace::WorkspaceSettings;
 
@@ -118,6 +120,11 @@ pub struct Settings {
     pub takeover: TakeoverThresholds,
     /// The folders the code and git tools may touch.
     pub workspace: WorkspaceSettings,
+    /// The machines the infra tools reach (Docker, Loki, Proxmox).
+    pub infra: InfraSettings,
+    /// The services the research and media tools reach (SearXNG,
+    /// connectors, GPU jobs).
+    pub research: ResearchSettings,
 }
 
 impl Default for Settings {
@@ -138,6 +145,8 @@ impl Default for Settings {
             chains: ChainsSettings::default(),
             takeover: TakeoverThresholds::default(),
             workspace: WorkspaceSettings::default(),
+            infra: InfraSettings::default(),
+            research: ResearchSettings::default(),
         }
     }
 }

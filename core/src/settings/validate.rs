@@ -46,6 +46,8 @@ impl Settings {
         problems.0.extend(self.chains.problems());
         problems.0.extend(self.takeover.problems());
         problems.0.extend(self.workspace.problems());
+        problems.0.extend(self.infra.problems());
+        problems.0.extend(self.research.problems());
         problems.0
     }
 

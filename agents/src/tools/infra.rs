@@ -1,0 +1,112 @@
+//! What the infra tools reach, as `[infra]` describes it: the Docker
+//! Engine's socket, Loki and the Proxmox API, each absent until its key is
+//! set, and the size limit of what a tool returns.
+
+use std::time::Duration;
+
+use reqwest::Url;
+use secrecy::{ExposeSecret, SecretString};
+use ulias_core::settings::{InfraSettings, Settings, WorkspaceSettings};
+
+use super::ToolError;
+use super::http_api::{ClientError, Service, client, not_configured};
+
+/// The services of `docker`, `loki_query` and `proxmox_api`.
+#[derive(Clone)]
+pub struct Infra {
+    docker: Option<Service>,
+    loki: Option<Service>,
+    proxmox: Option<Service>,
+    max_output: usize,
+}
+
+impl Infra {
+    /// The services the settings name (`[infra]`, with `[http]`'s timeouts
+    /// and `[workspace].max_output_bytes`).
+    pub fn from_settings(settings: &Settings) -> Result<Self, ClientError> {
+        let InfraSettings {
+            docker_socket,
+            loki_url,
+            proxmox,
+        } = &settings.infra;
+        let http = &settings.http;
+        let timeout = Duration::from_secs(http.request_timeout_seconds);
+        let docker = match docker_socket {
+            Some(socket) => {
+                let client = client("the Docker Engine", http, Some(socket))?;
+                // Over the socket the URL's host is not used.
+                let base = Url::parse("http://docker/")
+                    .map_err(|e| ClientError::new("the Docker Engine", e.to_string()))?;
+                Some(Service::new("the Docker Engine", base, client, timeout).at_socket(socket))
+            }
+            None => None,
+        };
+        let loki = match loki_url {
+            Some(url) => Some(Service::new(
+                "Loki",
+                url.clone(),
+                client("Loki", http, None)?,
+                timeout,
+            )),
+            None => None,
+        };
+        let proxmox = match (&proxmox.url, &proxmox.token_id, &proxmox.token_secret) {
+            (Some(url), Some(id), Some(secret)) => {
+                let token =
+                    SecretString::from(format!("PVEAPIToken={id}={}", secret.expose_secret()));
+                Some(
+                    Service::new(
+                        "Proxmox",
+                        url.clone(),
+                        client("Proxmox", http, None)?,
+                        timeout,
+                    )
+                    .with_authorization(&token)?,
+                )
+            }
+            _ => None,
+        };
+        Ok(Self {
+            docker,
+            loki,
+            proxmox,
+            max_output: settings.workspace.max_output_bytes,
+        })
+    }
+
+    /// Nothing configured: every infra tool refuses.
+    pub fn none() -> Self {
+        Self {
+            docker: None,
+            loki: None,
+            proxmox: None,
+            max_output: WorkspaceSettings::default().max_output_bytes,
+        }
+    }
+
+    /// The most bytes of text one tool returns.
+    pub fn max_output(&self) -> usize {
+        self.max_output
+    }
+
+    pub(super) fn docker(&self) -> Result<&Service, ToolError> {
+        self.docker
+            .as_ref()
+            .ok_or_else(|| not_configured("docker", "[infra].docker_socket"))
+    }
+
+    pub(super) fn loki(&self) -> Result<&Service, ToolError> {
+        self.loki
+            .as_ref()
+            .ok_or_else(|| not_configured("loki_query", "[infra].loki_url"))
+    }
+
+    pub(super) fn proxmox(&self) -> Result<&Service, ToolError> {
+        self.proxmox.as_ref().ok_or_else(|| {
+            not_configured(
+                "proxmox_api",
+                "[infra.proxmox] url, token_id and token_secret",
+            )
+        })
+    }
+}
