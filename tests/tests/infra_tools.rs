@@ -16,12 +16,10 @@ use ulias_core::domain::{DecisionStatus, Task};
 use ulias_core::settings::{ProxmoxSettings, Settings};
 use ulias_tests::fake_chain::offline_reader;
 use ulias_tests::fake_infra::{
-    FakeConnectors, FakeDocker, FakeJobs, FakeLoki, FakeProxmox, FakeSearxng,
+    CONNECTORS_KEY, FakeConnectors, FakeDocker, FakeJobs, FakeLoki, FakeProxmox, FakeSearxng,
+    PROXMOX_TOKEN_ID, PROXMOX_TOKEN_SECRET,
 };
 use ulias_tests::harness::Harness;
-
-const PROXMOX_ID: &str = "ulias@pve!agents";
-const PROXMOX_SECRET: &str = "5d8f0b7e-1c1f-4f3a-9b8e-2f1f0c0e7a11";
 
 /// A harness whose tools reach what `settings` name.
 async fn harness(settings: &Settings, turns: Vec<Value>) -> Harness {
@@ -70,7 +68,7 @@ fn proxmox_settings(proxmox: &FakeProxmox, secret: &str) -> Settings {
     let mut settings = Settings::default();
     settings.infra.proxmox = ProxmoxSettings {
         url: Some(proxmox.url.parse().unwrap()),
-        token_id: Some(PROXMOX_ID.into()),
+        token_id: Some(PROXMOX_TOKEN_ID.into()),
         token_secret: Some(SecretString::from(secret)),
     };
     settings
@@ -400,7 +398,7 @@ async fn a_query_loki_rejects_comes_back_with_lokis_reason() {
 #[tokio::test]
 async fn proxmox_lists_nodes_and_the_guests_of_the_online_ones_with_the_token() {
     let proxmox = FakeProxmox::start().await;
-    let h = harness(&proxmox_settings(&proxmox, PROXMOX_SECRET), vec![]).await;
+    let h = harness(&proxmox_settings(&proxmox, PROXMOX_TOKEN_SECRET), vec![]).await;
 
     let nodes = call(&h, "infra", "proxmox_api", json!({"action": "nodes"}))
         .await
@@ -427,7 +425,7 @@ async fn proxmox_lists_nodes_and_the_guests_of_the_online_ones_with_the_token() 
              "uptime_seconds": 7200}
         ])
     );
-    let expected = format!("PVEAPIToken={PROXMOX_ID}={PROXMOX_SECRET}");
+    let expected = format!("PVEAPIToken={PROXMOX_TOKEN_ID}={PROXMOX_TOKEN_SECRET}");
     assert!(
         proxmox
             .requests
@@ -455,7 +453,7 @@ async fn a_bad_proxmox_token_is_refused_with_what_to_check() {
 #[tokio::test]
 async fn only_proxmox_actions_on_guests_are_destructive_and_they_name_themselves() {
     let proxmox = FakeProxmox::start().await;
-    let h = harness(&proxmox_settings(&proxmox, PROXMOX_SECRET), vec![]).await;
+    let h = harness(&proxmox_settings(&proxmox, PROXMOX_TOKEN_SECRET), vec![]).await;
     let task = h.claimed_task("infra", json!({})).await;
     let ctx = context(&h, &task, "infra");
     let tool = h.runner.tools.built("proxmox_api").unwrap();
@@ -515,7 +513,7 @@ async fn web_search_returns_the_top_results_wrapped() {
 fn connectors_settings(connectors: &FakeConnectors) -> Settings {
     let mut settings = Settings::default();
     settings.research.connectors_url = Some(format!("{}api", connectors.url).parse().unwrap());
-    settings.research.connectors_api_key = Some(SecretString::from("conn-key-1"));
+    settings.research.connectors_api_key = Some(SecretString::from(CONNECTORS_KEY));
     settings
 }
 

@@ -13,6 +13,8 @@
 //! detection's `{"objects": [{"label", "confidence", "box"}]}`. The job is
 //! looked at every `ai_job_poll_seconds` until `ai_job_timeout_seconds`.
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 use reqwest::Method;
 use reqwest::header::CONTENT_TYPE;
@@ -20,8 +22,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::http_api::{Service, checked_name, not_configured};
-use super::research::{Research, checked_relative};
+use super::http_api::{Service, checked_name};
+use super::infra::Research;
+use super::research::checked_relative;
 use super::workspace::cap;
 use super::{AgentsAllowed, Effect, ToolContext, ToolError, TypedTool};
 use crate::untrusted::wrap_untrusted;
@@ -116,11 +119,8 @@ impl TypedTool for AiJob {
     type Output = JobDone;
 
     async fn call(&self, _ctx: &ToolContext, args: JobArgs) -> Result<JobDone, ToolError> {
-        let jobs = self
-            .0
-            .jobs
-            .as_ref()
-            .ok_or_else(|| not_configured(Self::NAME, "[research].ai_jobs_url"))?;
+        let jobs = self.0.jobs()?;
+        let (poll, job_timeout) = self.0.job_pace();
         let body =
             serde_json::to_vec(&args.body()?).map_err(|e| ToolError::Failed(e.to_string()))?;
         let submit = jobs
@@ -129,16 +129,16 @@ impl TypedTool for AiJob {
             .body(body);
         let submitted: Submitted = jobs.json(submit).await?;
         let id = checked_name("job id", &submitted.id)?.to_owned();
-        let result = tokio::time::timeout(self.0.job_timeout, wait(jobs, &id, &self.0))
+        let result = tokio::time::timeout(job_timeout, wait(jobs, &id, poll))
             .await
             .map_err(|_| {
                 ToolError::Failed(format!(
                     "job {id} was not done after {} s: report it as not finished",
-                    self.0.job_timeout.as_secs()
+                    job_timeout.as_secs()
                 ))
             })??;
         let text = result.to_string();
-        let (shown, truncated) = cap(&text, self.0.max_output);
+        let (shown, truncated) = cap(&text, self.0.max_output());
         Ok(JobDone {
             id,
             kind: args.kind,
@@ -149,7 +149,7 @@ impl TypedTool for AiJob {
 }
 
 /// Looks at job `id` until it is done (its result) or failed (an error).
-async fn wait(jobs: &Service, id: &str, research: &Research) -> Result<Value, ToolError> {
+async fn wait(jobs: &Service, id: &str, poll: Duration) -> Result<Value, ToolError> {
     loop {
         let url = jobs.url(&format!("jobs/{id}"), &[])?;
         let state: JobState = jobs.json(jobs.request(Method::GET, url)).await?;
@@ -162,7 +162,7 @@ async fn wait(jobs: &Service, id: &str, research: &Research) -> Result<Value, To
                     wrap_untrusted("ai_job", cap(&error, 500).0)
                 )));
             }
-            "queued" | "running" => tokio::time::sleep(research.poll).await,
+            "queued" | "running" => tokio::time::sleep(poll).await,
             other => {
                 return Err(ToolError::Failed(format!(
                     "job {id} has an unknown status {:?}",

@@ -83,7 +83,7 @@ impl TypedTool for LokiQuery {
         )?;
         let answer: Answer = loki.json(loki.request(Method::GET, url)).await?;
         let mut entries = answer.data.entries();
-        entries.sort_by(|a, b| b.0.cmp(&a.0));
+        entries.sort_by_key(|entry| std::cmp::Reverse(entry.0));
         let over_limit = entries.len() > limit as usize;
         entries.truncate(limit as usize);
         let mut text = String::new();

@@ -51,11 +51,11 @@ pub use git::{
     GitBranch, GitCommit, GitDiff, GitLog, GitPush, GitStatus, WORK_BRANCH_PREFIX, work_branch,
 };
 pub use http_api::ClientError;
-pub use infra::Infra;
+pub use infra::{Infra, Research};
 pub use logs::LokiQuery;
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
 pub use proxmox::{GuestKind, Proxmox, ProxmoxAction};
-pub use research::{ConnectorFetch, Research, WebSearch};
+pub use research::{ConnectorFetch, WebSearch};
 pub use search::{Glob, Grep};
 pub use workspace::{ReadLog, Workspace, WorkspaceError};
 

@@ -1,96 +1,19 @@
-//! What the research and media tools reach (`[research]`), and two of
-//! them: `web_search` through SearXNG's JSON API and `connector_fetch`, a
-//! GET on the connectors API. What they return comes from outside: it is
+//! Two of the research tools: `web_search` through SearXNG's JSON API and
+//! `connector_fetch`, a GET on the connectors API. What they return comes from outside: it is
 //! cut to the size limit and wrapped as untrusted.
-
-use std::time::Duration;
 
 use async_trait::async_trait;
 use reqwest::Method;
 use schemars::JsonSchema;
-use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
-use ulias_core::settings::{HttpSettings, ResearchSettings, Settings, WorkspaceSettings};
 
-use super::http_api::{ClientError, Service, client, not_configured};
+use super::infra::Research;
 use super::workspace::cap;
 use super::{AgentsAllowed, Effect, ToolContext, ToolError, TypedTool};
 use crate::untrusted::wrap_untrusted;
 
 /// The longest snippet `web_search` shows per result, in bytes.
 const MAX_SNIPPET: usize = 400;
-
-/// The services of `web_search`, `connector_fetch` and `ai_job`.
-#[derive(Clone)]
-pub struct Research {
-    searxng: Option<Service>,
-    connectors: Option<Service>,
-    pub(super) jobs: Option<Service>,
-    pub(super) poll: Duration,
-    pub(super) job_timeout: Duration,
-    pub(super) max_output: usize,
-}
-
-impl Research {
-    /// The services the settings name (`[research]`, with `[http]`'s
-    /// timeouts and `[workspace].max_output_bytes`).
-    pub fn from_settings(settings: &Settings) -> Result<Self, ClientError> {
-        let research = &settings.research;
-        let http = &settings.http;
-        Ok(Self {
-            searxng: service("SearXNG", research.searxng_url.as_ref(), None, http)?,
-            connectors: service(
-                "the connectors API",
-                research.connectors_url.as_ref(),
-                research.connectors_api_key.as_ref(),
-                http,
-            )?,
-            jobs: service(
-                "the GPU job server",
-                research.ai_jobs_url.as_ref(),
-                research.ai_jobs_api_key.as_ref(),
-                http,
-            )?,
-            poll: Duration::from_secs(research.ai_job_poll_seconds),
-            job_timeout: Duration::from_secs(research.ai_job_timeout_seconds),
-            max_output: settings.workspace.max_output_bytes,
-        })
-    }
-
-    /// Nothing configured: every research tool refuses.
-    pub fn none() -> Self {
-        let defaults = ResearchSettings::default();
-        Self {
-            searxng: None,
-            connectors: None,
-            jobs: None,
-            poll: Duration::from_secs(defaults.ai_job_poll_seconds),
-            job_timeout: Duration::from_secs(defaults.ai_job_timeout_seconds),
-            max_output: WorkspaceSettings::default().max_output_bytes,
-        }
-    }
-}
-
-/// `name` at `url` when it is set, sending `key` as a bearer token.
-fn service(
-    name: &'static str,
-    url: Option<&reqwest::Url>,
-    key: Option<&SecretString>,
-    http: &HttpSettings,
-) -> Result<Option<Service>, ClientError> {
-    let Some(url) = url else {
-        return Ok(None);
-    };
-    let timeout = Duration::from_secs(http.request_timeout_seconds);
-    let service = Service::new(name, url.clone(), client(name, http, None)?, timeout);
-    match key {
-        Some(key) => {
-            let bearer = SecretString::from(format!("Bearer {}", key.expose_secret()));
-            service.with_authorization(&bearer).map(Some)
-        }
-        None => Ok(Some(service)),
-    }
-}
 
 /// Searches the web.
 pub struct WebSearch(pub Research);
@@ -156,11 +79,7 @@ impl TypedTool for WebSearch {
     type Output = SearchResults;
 
     async fn call(&self, _ctx: &ToolContext, args: SearchArgs) -> Result<SearchResults, ToolError> {
-        let searxng = self
-            .0
-            .searxng
-            .as_ref()
-            .ok_or_else(|| not_configured(Self::NAME, "[research].searxng_url"))?;
+        let searxng = self.0.searxng()?;
         if args.query.trim().is_empty() {
             return Err(ToolError::InvalidArgs {
                 tool: Self::NAME,
@@ -190,7 +109,7 @@ impl TypedTool for WebSearch {
                 result.title.trim(),
                 result.url
             );
-            if text.len() + entry.len() > self.0.max_output {
+            if text.len() + entry.len() > self.0.max_output() {
                 break;
             }
             text.push_str(&entry);
@@ -237,11 +156,7 @@ impl TypedTool for ConnectorFetch {
     type Output = Fetched;
 
     async fn call(&self, _ctx: &ToolContext, args: FetchArgs) -> Result<Fetched, ToolError> {
-        let connectors = self
-            .0
-            .connectors
-            .as_ref()
-            .ok_or_else(|| not_configured(Self::NAME, "[research].connectors_url"))?;
+        let connectors = self.0.connectors()?;
         let path = checked_relative(&args.path)?;
         let url = connectors.url(path, &[])?;
         if !connectors.contains(&url) {
@@ -250,7 +165,7 @@ impl TypedTool for ConnectorFetch {
         let answer = connectors
             .send_ok(connectors.request(Method::GET, url))
             .await?;
-        let (body, truncated) = answer.text(self.0.max_output);
+        let (body, truncated) = answer.text(self.0.max_output());
         Ok(Fetched {
             status: answer.status,
             content_type: answer.content_type,

@@ -20,8 +20,8 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 
 pub use docker::FakeDocker;
-pub use research::{FakeConnectors, FakeJobs, FakeSearxng};
-pub use services::{FakeLoki, FakeProxmox};
+pub use research::{CONNECTORS_KEY, FakeConnectors, FakeJobs, FakeSearxng};
+pub use services::{FakeLoki, FakeProxmox, PROXMOX_TOKEN_ID, PROXMOX_TOKEN_SECRET};
 
 /// One request a stand-in received.
 #[derive(Debug, Clone)]

@@ -52,7 +52,7 @@ async fn query_range(uri: Uri) -> Response {
         .and_then(|l| l.parse().ok())
         .unwrap_or(100);
     let mut newest: Vec<_> = LINES.to_vec();
-    newest.sort_by(|a, b| b.1.cmp(a.1));
+    newest.sort_by_key(|line| std::cmp::Reverse(line.1));
     newest.truncate(limit);
     let result: Vec<Value> = ["api", "worker"]
         .into_iter()
@@ -78,15 +78,17 @@ async fn query_range(uri: Uri) -> Response {
 pub struct FakeProxmox {
     pub url: String,
     pub requests: Requests,
-    /// The actions asked: `(node, kind, vmid, action)`.
-    actions: Arc<Mutex<Vec<(String, String, u32, String)>>>,
+    actions: Actions,
 }
 
 /// The token the stand-in accepts.
 pub const PROXMOX_TOKEN_ID: &str = "ulias@pve!agents";
 pub const PROXMOX_TOKEN_SECRET: &str = "5d8f0b7e-1c1f-4f3a-9b8e-2f1f0c0e7a11";
 
-type Actions = Arc<Mutex<Vec<(String, String, u32, String)>>>;
+/// An action asked: `(node, kind, vmid, action)`.
+pub type Action = (String, String, u32, String);
+
+type Actions = Arc<Mutex<Vec<Action>>>;
 
 impl FakeProxmox {
     pub async fn start() -> Self {
@@ -110,7 +112,7 @@ impl FakeProxmox {
     }
 
     /// The actions asked, `(node, kind, vmid, action)`.
-    pub fn actions(&self) -> Vec<(String, String, u32, String)> {
+    pub fn actions(&self) -> Vec<Action> {
         self.actions.lock().unwrap().clone()
     }
 }
