@@ -204,4 +204,21 @@ mod tests {
         let keys: Vec<String> = settings.problems().into_iter().map(|p| p.key).collect();
         assert_eq!(keys, ["infra.proxmox"]);
     }
+
+    #[test]
+    fn bad_infra_and_research_values_name_their_keys() {
+        let text = "[infra]\ndocker_socket = \"docker.sock\"\nloki_url = \"ftp://loki\"\n\
+                    [research]\nai_job_poll_seconds = 0\nconnectors_api_key = \" \"\n";
+        let error = super::super::Settings::from_toml(text, "test.toml", []).unwrap_err();
+        let keys: Vec<&str> = error.problems().iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "infra.docker_socket",
+                "infra.loki_url",
+                "research.connectors_api_key",
+                "research.ai_job_poll_seconds"
+            ]
+        );
+    }
 }
