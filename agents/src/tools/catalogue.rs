@@ -10,7 +10,6 @@ use super::{AgentsAllowed, Effect, ToolSpec};
 
 const READ: Effect = Effect::Read;
 const WRITE: Effect = Effect::Write;
-const DESTRUCTIVE: Effect = Effect::Destructive;
 
 const fn publish(kind: Kind, target: To) -> Effect {
     Effect::Publish { kind, target }
@@ -18,18 +17,8 @@ const fn publish(kind: Kind, target: To) -> Effect {
 
 /// `(name, effect, description)` of every declared tool.
 const DECLARED: &[(&str, Effect, &str)] = &[
-    ("docker", DESTRUCTIVE, "Inspect or restart containers."),
-    ("loki_query", READ, "Query logs in Loki."),
-    (
-        "proxmox_api",
-        DESTRUCTIVE,
-        "Manage VMs and containers on Proxmox.",
-    ),
     ("sql_query", READ, "Run a read-only SQL query."),
     ("jq", READ, "Filter JSON."),
-    ("ai_job", WRITE, "Queue a GPU job (transcription, vision)."),
-    ("connector_fetch", READ, "Fetch from a connected service."),
-    ("web_search", READ, "Search the web."),
     ("agent_metrics", READ, "Read an agent's metrics."),
     (
         "ab_test",

@@ -4,19 +4,26 @@
 //! effect's rules: publish tools only create a validation, destructive
 //! tools run dry unless the CEO confirmed.
 
+mod ai_job;
 mod alert;
 mod catalogue;
 mod ceo;
 mod chain;
 mod code;
 mod deploy;
+mod docker;
 mod faq;
 mod files;
 mod git;
 mod health;
 mod hostcheck;
+mod http_api;
+mod infra;
+mod logs;
 mod memory;
+mod proxmox;
 mod remote;
+mod research;
 mod search;
 mod shell;
 mod syntax;
@@ -39,11 +46,13 @@ use crate::chain::ChainReader;
 use crate::model::SharedModelClient;
 use crate::sandbox::Sandbox;
 
+pub use ai_job::{AiJob, JobKind};
 pub use alert::AlertTool;
 pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
 pub use chain::{ChainRead, ChainView, MarketRead, MarketView, TokenArgs, token_of};
 pub use code::{RepoEdit, RepoRead, RepoWrite};
 pub use deploy::{Rollback, SmartDeploy};
+pub use docker::{Docker, DockerAction};
 pub use faq::{FAQ_SECTION, FaqLookup};
 pub use files::{ReadFile, WriteFile, section_owner};
 pub use git::{
@@ -51,8 +60,13 @@ pub use git::{
 };
 pub use health::{Checks, HttpCheck, NmapLight};
 pub use hostcheck::{Apt, CronCheck, Fail2ban, ReadConfig, Rsync, ZfsStatus};
+pub use http_api::ClientError;
+pub use infra::{Infra, Research};
+pub use logs::LokiQuery;
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
+pub use proxmox::{GuestKind, Proxmox, ProxmoxAction};
 pub use remote::{Allowed, Hosts, Remote, Ssh};
+pub use research::{ConnectorFetch, WebSearch};
 pub use search::{Glob, Grep};
 pub use shell::{Bash, RunTests, Shell};
 pub use syntax::{AstSearch, Language, RepoMap, SearchKind, SyntaxKind};
@@ -248,6 +262,10 @@ pub struct Toolbox {
     pub sandbox: Sandbox,
     /// The services and hosts the operations tools may reach.
     pub checks: Checks,
+    /// The Docker socket, Loki and Proxmox (`[infra]`).
+    pub infra: Infra,
+    /// SearXNG, the connectors API and the GPU job server (`[research]`).
+    pub research: Research,
 }
 
 /// Why the tools could not be set up from settings.
@@ -259,6 +277,9 @@ pub enum ToolboxError {
     /// A workspace root cannot be opened.
     #[error(transparent)]
     Workspace(#[from] WorkspaceError),
+    /// An infra or research tool's HTTP client cannot start.
+    #[error(transparent)]
+    Client(#[from] ClientError),
 }
 
 impl Toolbox {
@@ -276,6 +297,8 @@ impl Toolbox {
                     settings.workspace.max_output_bytes,
                 ),
             ),
+            infra: Infra::from_settings(settings)?,
+            research: Research::from_settings(settings)?,
         })
     }
 
@@ -287,6 +310,8 @@ impl Toolbox {
             workspace: Workspace::none(),
             sandbox: Sandbox::new(ulias_core::settings::SandboxSettings::default()),
             checks: Checks::none(),
+            infra: Infra::none(),
+            research: Research::none(),
         }
     }
 
@@ -318,6 +343,19 @@ impl Toolbox {
             sandbox: self.sandbox.clone(),
         }
     }
+    /// The same, with the infra tools reaching `infra`.
+    #[must_use]
+    pub fn with_infra(mut self, infra: Infra) -> Self {
+        self.infra = infra;
+        self
+    }
+
+    /// The same, with the research tools reaching `research`.
+    #[must_use]
+    pub fn with_research(mut self, research: Research) -> Self {
+        self.research = research;
+        self
+    }
 }
 
 /// Every tool an agent file may name: the built ones, and the declared ones
@@ -333,7 +371,11 @@ impl ToolRegistry {
     /// allows.
     pub fn standard(toolbox: &Toolbox) -> Self {
         let Toolbox {
-            chain, workspace, ..
+            chain,
+            workspace,
+            infra,
+            research,
+            ..
         } = toolbox;
         let built: Vec<Arc<dyn Tool>> = vec![
             Arc::new(Typed::new(Bash(toolbox.shell()))),
@@ -380,6 +422,12 @@ impl ToolRegistry {
             Arc::new(Typed::new(FaqLookup)),
             Arc::new(Typed::new(ChainRead(chain.clone()))),
             Arc::new(Typed::new(MarketRead(chain.clone()))),
+            Arc::new(Typed::new(Docker(infra.clone()))),
+            Arc::new(Typed::new(LokiQuery(infra.clone()))),
+            Arc::new(Typed::new(Proxmox(infra.clone()))),
+            Arc::new(Typed::new(WebSearch(research.clone()))),
+            Arc::new(Typed::new(ConnectorFetch(research.clone()))),
+            Arc::new(Typed::new(AiJob(research.clone()))),
         ];
         let mut registry = Self {
             built: BTreeMap::new(),

@@ -4,6 +4,7 @@
 //! [`SecretString`]s, exposed only where a client is built.
 
 mod chains;
+mod infra;
 mod load;
 mod ops;
 mod validate;
@@ -16,6 +17,7 @@ use url::Url;
 pub use chains::{
     ChainEndpoints, ChainName, ChainsSettings, TakeoverThresholds, VerdictThresholds,
 };
+pub use infra::{InfraSettings, ProxmoxSettings, ResearchSettings};
 pub use load::{ENV_PREFIX, Problem, SettingsError, SettingsSource};
 pub use ops::{HostSettings, SandboxSettings, ServiceSettings, SshSettings};
 pub use workspace::WorkspaceSettings;
@@ -128,6 +130,11 @@ pub struct Settings {
     pub hosts: Vec<HostSettings>,
     /// The services agents check and deploy.
     pub services: Vec<ServiceSettings>,
+    /// The machines the infra tools reach (Docker, Loki, Proxmox).
+    pub infra: InfraSettings,
+    /// The services the research and media tools reach (SearXNG,
+    /// connectors, GPU jobs).
+    pub research: ResearchSettings,
 }
 
 impl Default for Settings {
@@ -152,6 +159,8 @@ impl Default for Settings {
             ssh: SshSettings::default(),
             hosts: Vec::new(),
             services: Vec::new(),
+            infra: InfraSettings::default(),
+            research: ResearchSettings::default(),
         }
     }
 }

@@ -52,6 +52,8 @@ impl Settings {
             &self.hosts,
             &self.services,
         ));
+        problems.0.extend(self.infra.problems());
+        problems.0.extend(self.research.problems());
         problems.0
     }
 
