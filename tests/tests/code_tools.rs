@@ -480,3 +480,43 @@ async fn a_push_without_the_ceos_confirmation_runs_dry_and_names_the_command() {
     let pushed = git(&remote, &["branch", "--list"]);
     assert!(pushed.is_empty(), "nothing reached the remote: {pushed}");
 }
+
+#[tokio::test]
+async fn git_blame_names_the_commit_and_author_of_each_line_and_refuses_paths_out() {
+    let f = fixture();
+    let h = harness(&f, vec![]).await;
+    let task = h.claimed_task("reviewer", json!({})).await;
+    let ctx = context(&h, &task, "reviewer", &ReadLog::default());
+    let first = git(&f.repo, &["rev-parse", "HEAD"]);
+
+    let blame = call(
+        &h,
+        &ctx,
+        "git_blame",
+        json!({"path": "src/lib.rs", "start_line": 2, "end_line": 3}),
+    )
+    .await
+    .unwrap();
+    let outside = call(
+        &h,
+        &ctx,
+        "git_blame",
+        json!({"path": "../outside/secret.txt"}),
+    )
+    .await
+    .unwrap_err();
+
+    let lines = blame["lines"].as_str().unwrap();
+    assert!(
+        lines.starts_with("<untrusted source=\"git:blame:src/lib.rs\">"),
+        "{lines}"
+    );
+    let blamed: Vec<&str> = lines.lines().filter(|l| l.contains("(Test ")).collect();
+    assert_eq!(blamed.len(), 2, "{lines}");
+    assert!(blamed.iter().all(|l| l.contains(&first[..7])), "{lines}");
+    assert!(
+        blamed[0].ends_with(" 2)     41") && blamed[1].ends_with(" 3) }"),
+        "{lines}"
+    );
+    assert!(outside.contains("without `..`"), "{outside}");
+}

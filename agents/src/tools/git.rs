@@ -373,3 +373,64 @@ impl TypedTool for GitPush {
         }
     }
 }
+
+/// Shows who last changed each line of a file.
+pub struct GitBlame(pub Workspace);
+
+/// Arguments of `git_blame`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BlameArgs {
+    /// A folder of the repository, relative to the workspace (default: its root).
+    #[serde(default)]
+    pub repo: Option<String>,
+    /// The file, relative to the repository.
+    pub path: String,
+    /// The first line (1-based, default 1).
+    #[serde(default)]
+    pub start_line: Option<u32>,
+    /// The last line (default: 200 lines from the first).
+    #[serde(default)]
+    pub end_line: Option<u32>,
+}
+
+/// The blamed lines.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Blame {
+    /// One line per source line: `<hash> (<author> <date> <line>) <text>`,
+    /// wrapped as untrusted text.
+    pub lines: String,
+    /// Whether the text was cut to the size limit.
+    pub truncated: bool,
+}
+
+#[async_trait]
+impl TypedTool for GitBlame {
+    const NAME: &'static str = "git_blame";
+    const DESCRIPTION: &'static str =
+        "Show who last changed each line of a file, with the commit and its date.";
+    const EFFECT: Effect = Effect::Read;
+    const AGENTS: AgentsAllowed = AgentsAllowed::Only(&["reviewer"]);
+    type Args = BlameArgs;
+    type Output = Blame;
+
+    async fn call(&self, _ctx: &ToolContext, args: BlameArgs) -> Result<Blame, ToolError> {
+        let git = Git::open(&self.0, args.repo.as_deref()).await?;
+        let start = args.start_line.unwrap_or(1).max(1);
+        let end = args.end_line.unwrap_or(start + 199).max(start);
+        let mut command = vec![
+            "blame".to_owned(),
+            "--root".into(),
+            "--date=short".into(),
+            format!("-L{start},{end}"),
+            "--".into(),
+        ];
+        command.extend(checked_pathspecs(std::slice::from_ref(&args.path))?);
+        let blame = git.run(&command).await?;
+        let (shown, truncated) = cap(&blame, self.0.max_output());
+        Ok(Blame {
+            lines: wrap_untrusted(&format!("git:blame:{}", args.path), shown),
+            truncated,
+        })
+    }
+}

@@ -56,7 +56,8 @@ pub use docker::{Docker, DockerAction};
 pub use faq::{FAQ_SECTION, FaqLookup};
 pub use files::{ReadFile, WriteFile, section_owner};
 pub use git::{
-    GitBranch, GitCommit, GitDiff, GitLog, GitPush, GitStatus, WORK_BRANCH_PREFIX, work_branch,
+    GitBlame, GitBranch, GitCommit, GitDiff, GitLog, GitPush, GitStatus, WORK_BRANCH_PREFIX,
+    work_branch,
 };
 pub use health::{Checks, HttpCheck, NmapLight};
 pub use hostcheck::{Apt, CronCheck, Fail2ban, ReadConfig, Rsync, ZfsStatus};
@@ -407,6 +408,7 @@ impl ToolRegistry {
             Arc::new(Typed::new(GitStatus(workspace.clone()))),
             Arc::new(Typed::new(GitDiff(workspace.clone()))),
             Arc::new(Typed::new(GitLog(workspace.clone()))),
+            Arc::new(Typed::new(GitBlame(workspace.clone()))),
             Arc::new(Typed::new(GitBranch(workspace.clone()))),
             Arc::new(Typed::new(GitCommit(workspace.clone()))),
             Arc::new(Typed::new(GitPush(workspace.clone()))),
