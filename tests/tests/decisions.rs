@@ -271,8 +271,10 @@ async fn a_prereport_asked_by_takeover_offers_start_and_start_lays_out_the_playb
     );
 }
 
-fn ssh(command: &str) -> Value {
-    json!({"tool_calls": [{"name": "ssh", "arguments": {"host": "prod", "command": command}}]})
+/// A Docker action on a container (no Docker socket is configured: a call
+/// that passes the gate fails saying so).
+fn docker(action: &str, container: &str) -> Value {
+    json!({"tool_calls": [{"name": "docker", "arguments": {"action": action, "container": container}}]})
 }
 
 fn incident_finish() -> Value {
@@ -297,10 +299,10 @@ fn tool_results(h: &Harness) -> Vec<Value> {
 #[tokio::test]
 async fn a_confirmation_given_for_one_call_does_not_confirm_another() {
     let turns = vec![
-        ssh("systemctl restart api"),
+        docker("restart", "api"),
         incident_finish(),
-        ssh("rm -rf /var/lib/postgres"),
-        ssh("systemctl restart api"),
+        docker("stop", "postgres"),
+        docker("restart", "api"),
         incident_finish(),
     ];
     let h = Harness::new(turns).await;
@@ -316,8 +318,8 @@ async fn a_confirmation_given_for_one_call_does_not_confirm_another() {
     assert_eq!(
         asked[0].kind,
         DecisionKind::Confirmation {
-            tool: "ssh".into(),
-            arguments: json!({"host": "prod", "command": "systemctl restart api"}),
+            tool: "docker".into(),
+            arguments: json!({"action": "restart", "container": "api"}),
         }
     );
     assert_eq!(asked[0].status, DecisionStatus::Pending);
@@ -363,8 +365,8 @@ async fn a_confirmation_given_for_one_call_does_not_confirm_another() {
         results[3]["error"]
             .as_str()
             .unwrap_or_default()
-            .contains("not built yet"),
-        "{}",
+            .contains("docker_socket"),
+        "the call reached the tool, which says what it lacks: {}",
         results[3]
     );
 }

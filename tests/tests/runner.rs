@@ -399,7 +399,7 @@ async fn a_publish_call_whose_arguments_are_not_its_content_is_refused_and_propo
 #[tokio::test]
 async fn a_destructive_tool_runs_dry_without_the_ceos_confirmation() {
     let turns = vec![
-        json!({"tool_calls": [{"name": "ssh", "arguments": {"host": "prod", "command": "systemctl restart api"}}]}),
+        json!({"tool_calls": [{"name": "docker", "arguments": {"action": "restart", "container": "api"}}]}),
         json!({"tool_calls": [{"name": "finish", "arguments": {
             "summary": "restart needed", "root_cause": "OOM", "actions": [], "needs_decision": true,
             "confidence": 0.6}}]}),
@@ -412,7 +412,8 @@ async fn a_destructive_tool_runs_dry_without_the_ceos_confirmation() {
     let result = last_content(&h, 1);
     let result: Value = serde_json::from_str(&result).unwrap();
     assert_eq!(result["dry_run"], true);
-    assert_eq!(result["would_run"], "ssh");
+    assert_eq!(result["would_run"], "docker");
+    assert_eq!(result["command"], "docker restart api");
 }
 
 #[tokio::test]
