@@ -20,7 +20,7 @@ use crate::answer::{Answer, answer_of, failures_of};
 pub const LEARNER: &str = "learner";
 
 /// The Learner's and the Connector's tasks come after the day's work.
-const FOLLOWER_PRIORITY: i64 = 3;
+pub(super) const FOLLOWER_PRIORITY: i64 = 3;
 
 impl Engine {
     /// Called once a task reached a final status.

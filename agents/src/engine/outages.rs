@@ -6,6 +6,7 @@
 //! agent's report that needs the CEO becomes a decision with buttons.
 //! Events are dispatched here too: each to every agent that declares it.
 
+use chrono::TimeDelta;
 use serde_json::{Value, json};
 use ulias_core::domain::{
     DecisionKind, DecisionOption, NewDecision, NewTask, Priority, Task, Urgency,
@@ -108,16 +109,23 @@ impl Engine {
                 event.name != OBJECTIVE_DONE_EVENT || !QUEUED_DIRECTLY.contains(&spec.name.as_str())
             })
             .collect();
+        // An incident is urgent; the other events are follow-ups, run a
+        // minute later and after the day's work, like the Learner's.
+        let (delay, priority) = if event.name == INCIDENT_EVENT {
+            (TimeDelta::zero(), EVENT_PRIORITY)
+        } else {
+            (TimeDelta::minutes(1), super::finish::FOLLOWER_PRIORITY)
+        };
         for spec in agents {
             let now = self.runner.clock.now();
             let mut task = NewTask::new(
                 spec.name.clone(),
                 spec.team,
                 event_title(&event.name, &event.payload),
-                now,
+                now + delay,
             );
             task.kind = Some(format!("event:{}", event.name));
-            task.priority = Priority::new(EVENT_PRIORITY).unwrap_or_default();
+            task.priority = Priority::new(priority).unwrap_or_default();
             task.input = event.payload.clone();
             let created = store.create_task(&task, now).await?;
             if spec.name.as_str() == INCIDENT_AGENT
