@@ -43,25 +43,12 @@ const DECLARED: &[(&str, Effect, &str)] = &[
         "Manage VMs and containers on Proxmox.",
     ),
     ("apt", DESTRUCTIVE, "Install or upgrade packages."),
-    ("sql_query", READ, "Run a read-only SQL query."),
-    ("jq", READ, "Filter JSON."),
     ("ai_job", WRITE, "Queue a GPU job (transcription, vision)."),
     ("connector_fetch", READ, "Fetch from a connected service."),
     ("nmap_light", READ, "Scan the open ports of our own hosts."),
     ("read_config", READ, "Read a service's configuration."),
     ("fail2ban", DESTRUCTIVE, "Ban or unban an address."),
     ("web_search", READ, "Search the web."),
-    ("agent_metrics", READ, "Read an agent's metrics."),
-    (
-        "ab_test",
-        WRITE,
-        "Start or read an A/B test of prompt versions.",
-    ),
-    ("all_tasks", READ, "List recent tasks and their results."),
-    ("cross_reference", READ, "Find related work across teams."),
-    ("scheduler", WRITE, "Schedule an objective for later."),
-    ("calendar", READ, "Read the CEO's calendar."),
-    ("template", READ, "Fill a report template."),
     ("socials_read", READ, "Read a token's social accounts."),
     ("image_generate", WRITE, "Generate an image asset."),
     ("brand_render", WRITE, "Render brand templates to PNG."),
@@ -111,7 +98,6 @@ const DECLARED: &[(&str, Effect, &str)] = &[
         publish(Kind::Utility, To::Telegram),
         "Propose a utility's release.",
     ),
-    ("agent_catalogue", READ, "List the agents and what they do."),
 ];
 
 /// The declared tools' specs. A publish tool's input is its content's

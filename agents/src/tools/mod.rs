@@ -4,7 +4,9 @@
 //! effect's rules: publish tools only create a validation, destructive
 //! tools run dry unless the CEO confirmed.
 
+mod ab_test;
 mod alert;
+mod calendar;
 mod catalogue;
 mod ceo;
 mod chain;
@@ -12,8 +14,15 @@ mod code;
 mod faq;
 mod files;
 mod git;
+mod ics;
+mod jq;
 mod memory;
+mod org;
+mod roster;
+mod schedule;
 mod search;
+mod sql;
+mod template;
 mod workspace;
 
 use std::collections::BTreeMap;
@@ -32,7 +41,9 @@ use crate::alerts::SharedAlerter;
 use crate::chain::ChainReader;
 use crate::model::SharedModelClient;
 
+pub use ab_test::AbTest;
 pub use alert::AlertTool;
+pub use calendar::Calendar;
 pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
 pub use chain::{ChainRead, ChainView, MarketRead, MarketView, TokenArgs, token_of};
 pub use code::{RepoEdit, RepoRead, RepoWrite};
@@ -41,8 +52,14 @@ pub use files::{ReadFile, WriteFile, section_owner};
 pub use git::{
     GitBranch, GitCommit, GitDiff, GitLog, GitPush, GitStatus, WORK_BRANCH_PREFIX, work_branch,
 };
+pub use jq::Jq;
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
+pub use org::{AgentMetrics, AllTasks, CrossReference};
+pub use roster::AgentCatalogue;
+pub use schedule::Scheduler;
 pub use search::{Glob, Grep};
+pub use sql::SqlQuery;
+pub use template::Template;
 pub use workspace::{ReadLog, Workspace, WorkspaceError};
 
 /// The name of the tool that ends a run with the agent's output.
@@ -129,6 +146,8 @@ pub struct ToolContext {
     pub alerter: SharedAlerter,
     /// The files this run has read, for the edit tool (one per run).
     pub reads: ReadLog,
+    /// The agents as loaded (the Director's `agent_catalogue`).
+    pub catalogue: Arc<crate::spec::Catalogue>,
 }
 
 /// A tool with a `run`.
@@ -231,6 +250,8 @@ pub struct Toolbox {
     pub chain: ChainReader,
     /// The folders the code and git tools are confined to.
     pub workspace: Workspace,
+    /// The CEO's calendar (`[ceo] calendar_url`), if configured.
+    pub calendar: Option<secrecy::SecretString>,
 }
 
 /// Why the tools could not be set up from settings.
@@ -250,6 +271,7 @@ impl Toolbox {
         Ok(Self {
             chain: ChainReader::from_settings(settings)?,
             workspace: Workspace::from_settings(&settings.workspace)?,
+            calendar: settings.ceo.calendar_url.clone(),
         })
     }
 
@@ -259,6 +281,7 @@ impl Toolbox {
         Self {
             chain,
             workspace: Workspace::none(),
+            calendar: None,
         }
     }
 
@@ -266,6 +289,13 @@ impl Toolbox {
     #[must_use]
     pub fn with_workspace(mut self, workspace: Workspace) -> Self {
         self.workspace = workspace;
+        self
+    }
+
+    /// The same, with the `calendar` tool reading `source` (an .ics address or file).
+    #[must_use]
+    pub fn with_calendar(mut self, source: secrecy::SecretString) -> Self {
+        self.calendar = Some(source);
         self
     }
 }
@@ -282,7 +312,11 @@ impl ToolRegistry {
     /// The full catalogue with today's built tools, reaching what `toolbox`
     /// allows.
     pub fn standard(toolbox: &Toolbox) -> Self {
-        let Toolbox { chain, workspace } = toolbox;
+        let Toolbox {
+            chain,
+            workspace,
+            calendar,
+        } = toolbox;
         let built: Vec<Arc<dyn Tool>> = vec![
             Arc::new(Typed::new(RepoRead(workspace.clone()))),
             Arc::new(Typed::new(RepoWrite(workspace.clone()))),
@@ -307,6 +341,16 @@ impl ToolRegistry {
             Arc::new(Typed::new(FaqLookup)),
             Arc::new(Typed::new(ChainRead(chain.clone()))),
             Arc::new(Typed::new(MarketRead(chain.clone()))),
+            Arc::new(Typed::new(AllTasks)),
+            Arc::new(Typed::new(AgentMetrics)),
+            Arc::new(Typed::new(CrossReference)),
+            Arc::new(Typed::new(AbTest)),
+            Arc::new(Typed::new(SqlQuery)),
+            Arc::new(Typed::new(Jq)),
+            Arc::new(Typed::new(Scheduler)),
+            Arc::new(Typed::new(Calendar(calendar.clone()))),
+            Arc::new(Typed::new(Template)),
+            Arc::new(Typed::new(AgentCatalogue)),
         ];
         let mut registry = Self {
             built: BTreeMap::new(),

@@ -396,3 +396,19 @@ fn workspace_roots_can_be_set_from_the_environment() {
         [std::path::PathBuf::from("/srv/repos")]
     );
 }
+
+#[test]
+fn a_calendar_must_be_an_http_or_file_address_or_an_absolute_path() {
+    for good in [
+        "https://calendar.example.org/ceo.ics",
+        "file:///home/ceo/agenda.ics",
+        "/home/ceo/agenda.ics",
+    ] {
+        let settings = parse(&format!("[ceo]\ncalendar_url = \"{good}\"")).unwrap();
+        assert!(settings.problems().is_empty(), "{good}");
+    }
+    for bad in ["ftp://example.org/ceo.ics", "agenda.ics", "https://"] {
+        let error = parse(&format!("[ceo]\ncalendar_url = \"{bad}\"")).unwrap_err();
+        assert_eq!(problem_keys(&error), ["ceo.calendar_url"], "{bad}");
+    }
+}
