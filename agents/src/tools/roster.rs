@@ -64,13 +64,11 @@ impl TypedTool for AgentCatalogue {
             })
             .collect();
         agents.sort_by(|a, b| a.name.cmp(&b.name));
-        if agents.is_empty() {
-            if let Some(team) = args.team {
-                return Err(ToolError::InvalidArgs {
-                    tool: Self::NAME,
-                    message: format!("no agent in team `{team}`"),
-                });
-            }
+        if let (true, Some(team)) = (agents.is_empty(), args.team) {
+            return Err(ToolError::InvalidArgs {
+                tool: Self::NAME,
+                message: format!("no agent in team `{team}`"),
+            });
         }
         Ok(Roster { agents })
     }
