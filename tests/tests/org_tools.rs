@@ -774,3 +774,36 @@ async fn each_org_tool_is_built_and_allowed_exactly_to_the_agents_whose_files_li
         assert_eq!(allowed, listing, "{name}");
     }
 }
+
+/// The tool result the model received in its `index`th request.
+fn tool_result(h: &Harness, index: usize) -> Value {
+    let requests = h.llm.requests();
+    let messages = requests[index]["messages"].as_array().unwrap();
+    serde_json::from_str(messages.last().unwrap()["content"].as_str().unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn through_the_runner_the_anticipators_schedule_becomes_a_pending_proposal() {
+    let turns = vec![
+        json!({"tool_calls": [{"name": "scheduler", "arguments": {
+            "title": "Weekend logs summary", "cron": "0 22 * * 0",
+            "rationale": "3 Mondays in a row"}}]}),
+        json!({"tool_calls": [{"name": "finish", "arguments": {
+            "objectives": [], "confidence": 0.7}}]}),
+    ];
+    let h = Harness::new(turns).await;
+    let task = h.claimed_task("anticipator", json!({})).await;
+
+    h.runner
+        .run(&task, ulias_agents::runner::RunMode::Live)
+        .await
+        .unwrap();
+
+    let scheduled = tool_result(&h, 1);
+    assert_eq!(scheduled["kind"], "recurring", "{scheduled}");
+    assert_eq!(scheduled["status"], "pending");
+    let shown = h.db.store.proposals_to_show(h.clock.now()).await.unwrap();
+    assert_eq!(shown.len(), 1);
+    assert_eq!(shown[0].title, "Weekend logs summary");
+    assert_eq!(shown[0].task_id, Some(task.id));
+}
