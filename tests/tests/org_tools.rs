@@ -29,6 +29,7 @@ on_both_backends!(
     cross_reference_finds_tasks_objectives_and_lessons_sharing_a_service_name,
     sql_query_returns_the_columns_and_rows_of_one_select_capped,
     sql_query_refuses_writes_two_statements_pragmas_and_secrets_and_the_store_still_writes,
+    sql_query_stops_a_query_past_its_time_limit,
     ab_test_starts_once_between_existing_versions_reads_and_stops,
     scheduler_records_a_pending_proposal_for_the_ceo_and_refuses_bad_timings,
 );
@@ -416,6 +417,23 @@ async fn sql_query_refuses_writes_two_statements_pragmas_and_secrets_and_the_sto
         own_task(&h, store, "strategist").await;
     }
     assert_eq!(db.scalar("SELECT COUNT(*) FROM tasks").await, 7);
+}
+
+async fn sql_query_stops_a_query_past_its_time_limit(db: &TestDb) {
+    let h = kit().await;
+    let store = db.migrated().await;
+    let me = own_task(&h, store, "analyst").await;
+    let ctx = context(&h, store, &me, "analyst");
+    let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) \
+                   SELECT COUNT(*) FROM c";
+
+    let error = call(&h, &ctx, "sql_query", json!({"query": endless}))
+        .await
+        .unwrap_err();
+
+    assert!(error.contains("ran past 5 s"), "{error}");
+    own_task(&h, store, "analyst").await;
+    assert_eq!(db.scalar("SELECT COUNT(*) FROM tasks").await, 2);
 }
 
 async fn ab_test_starts_once_between_existing_versions_reads_and_stops(db: &TestDb) {
