@@ -115,6 +115,25 @@ impl Schedule {
     }
 }
 
+/// The first run of the cron expression `cron` (5 fields, minute first)
+/// strictly after `after`, in the IANA time zone `timezone`; an error says
+/// which of the two is wrong.
+pub fn next_cron_run(
+    cron: &str,
+    timezone: &str,
+    after: DateTime<Utc>,
+) -> Result<DateTime<Utc>, String> {
+    let zone: Tz = timezone
+        .parse()
+        .map_err(|_| format!("`{timezone}` is not a time zone (e.g. Europe/Paris)"))?;
+    let parsed =
+        Cron::from_str(cron).map_err(|e| format!("`{cron}` is not a cron expression: {e}"))?;
+    parsed
+        .find_next_occurrence(&after.with_timezone(&zone), false)
+        .map(|next| next.with_timezone(&Utc))
+        .map_err(|e| format!("`{cron}` never runs: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

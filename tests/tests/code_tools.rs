@@ -86,6 +86,7 @@ fn context(h: &Harness, task: &Task, agent: &str, reads: &ReadLog) -> ToolContex
         embedder: h.runner.embedder.clone(),
         alerter: h.runner.alerter.clone(),
         reads: reads.clone(),
+        catalogue: h.runner.catalogue.clone(),
     }
 }
 

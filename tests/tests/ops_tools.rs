@@ -66,6 +66,7 @@ fn context(h: &Harness, task: &Task, agent: &str) -> ToolContext {
         embedder: h.runner.embedder.clone(),
         alerter: h.runner.alerter.clone(),
         reads: ReadLog::default(),
+        catalogue: h.runner.catalogue.clone(),
     }
 }
 

@@ -148,6 +148,7 @@ async fn call(h: &Harness, tool: &str, args: Value) -> Result<Value, String> {
         embedder: h.runner.embedder.clone(),
         alerter: h.runner.alerter.clone(),
         reads: ReadLog::default(),
+        catalogue: h.runner.catalogue.clone(),
     };
     let tool = h.runner.tools.built(tool).unwrap();
     tool.run(&ctx, args).await.map_err(|e| e.to_string())

@@ -361,6 +361,7 @@ impl Runner {
             embedder: self.embedder.clone(),
             alerter: self.alerter.clone(),
             reads: crate::tools::ReadLog::default(),
+            catalogue: self.catalogue.clone(),
         }
     }
 

@@ -17,19 +17,6 @@ const fn publish(kind: Kind, target: To) -> Effect {
 
 /// `(name, effect, description)` of every declared tool.
 const DECLARED: &[(&str, Effect, &str)] = &[
-    ("sql_query", READ, "Run a read-only SQL query."),
-    ("jq", READ, "Filter JSON."),
-    ("agent_metrics", READ, "Read an agent's metrics."),
-    (
-        "ab_test",
-        WRITE,
-        "Start or read an A/B test of prompt versions.",
-    ),
-    ("all_tasks", READ, "List recent tasks and their results."),
-    ("cross_reference", READ, "Find related work across teams."),
-    ("scheduler", WRITE, "Schedule an objective for later."),
-    ("calendar", READ, "Read the CEO's calendar."),
-    ("template", READ, "Fill a report template."),
     ("socials_read", READ, "Read a token's social accounts."),
     ("image_generate", WRITE, "Generate an image asset."),
     ("brand_render", WRITE, "Render brand templates to PNG."),
@@ -79,7 +66,6 @@ const DECLARED: &[(&str, Effect, &str)] = &[
         publish(Kind::Utility, To::Telegram),
         "Propose a utility's release.",
     ),
-    ("agent_catalogue", READ, "List the agents and what they do."),
 ];
 
 /// The declared tools' specs. A publish tool's input is its content's

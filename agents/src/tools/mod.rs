@@ -4,8 +4,10 @@
 //! effect's rules: publish tools only create a validation, destructive
 //! tools run dry unless the CEO confirmed.
 
+mod ab_test;
 mod ai_job;
 mod alert;
+mod calendar;
 mod catalogue;
 mod ceo;
 mod chain;
@@ -18,15 +20,22 @@ mod git;
 mod health;
 mod hostcheck;
 mod http_api;
+mod ics;
 mod infra;
+mod jq;
 mod logs;
 mod memory;
+mod org;
 mod proxmox;
 mod remote;
 mod research;
+mod roster;
+mod schedule;
 mod search;
 mod shell;
+mod sql;
 mod syntax;
+mod template;
 mod workspace;
 
 use std::collections::BTreeMap;
@@ -46,8 +55,10 @@ use crate::chain::ChainReader;
 use crate::model::SharedModelClient;
 use crate::sandbox::Sandbox;
 
+pub use ab_test::AbTest;
 pub use ai_job::{AiJob, JobKind};
 pub use alert::AlertTool;
+pub use calendar::Calendar;
 pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
 pub use chain::{ChainRead, ChainView, MarketRead, MarketView, TokenArgs, token_of};
 pub use code::{RepoEdit, RepoRead, RepoWrite};
@@ -63,14 +74,20 @@ pub use health::{Checks, HttpCheck, NmapLight};
 pub use hostcheck::{Apt, CronCheck, Fail2ban, ReadConfig, Rsync, ZfsStatus};
 pub use http_api::ClientError;
 pub use infra::{Infra, Research};
+pub use jq::Jq;
 pub use logs::LokiQuery;
 pub use memory::{MemorySearch, MemoryStore, cosine_similarity};
+pub use org::{AgentMetrics, AllTasks, CrossReference};
 pub use proxmox::{GuestKind, Proxmox, ProxmoxAction};
 pub use remote::{Allowed, Hosts, Remote, Ssh};
 pub use research::{ConnectorFetch, WebSearch};
+pub use roster::AgentCatalogue;
+pub use schedule::Scheduler;
 pub use search::{Glob, Grep};
 pub use shell::{Bash, RunTests, Shell};
+pub use sql::SqlQuery;
 pub use syntax::{AstSearch, Language, RepoMap, SearchKind, SyntaxKind};
+pub use template::Template;
 pub use workspace::{ReadLog, Workspace, WorkspaceError};
 
 /// The name of the tool that ends a run with the agent's output.
@@ -157,6 +174,8 @@ pub struct ToolContext {
     pub alerter: SharedAlerter,
     /// The files this run has read, for the edit tool (one per run).
     pub reads: ReadLog,
+    /// The agents as loaded (the Director's `agent_catalogue`).
+    pub catalogue: Arc<crate::spec::Catalogue>,
 }
 
 /// A tool with a `run`.
@@ -267,6 +286,8 @@ pub struct Toolbox {
     pub infra: Infra,
     /// SearXNG, the connectors API and the GPU job server (`[research]`).
     pub research: Research,
+    /// The CEO's calendar (`[ceo] calendar_url`), if configured.
+    pub calendar: Option<secrecy::SecretString>,
 }
 
 /// Why the tools could not be set up from settings.
@@ -300,6 +321,7 @@ impl Toolbox {
             ),
             infra: Infra::from_settings(settings)?,
             research: Research::from_settings(settings)?,
+            calendar: settings.ceo.calendar_url.clone(),
         })
     }
 
@@ -313,6 +335,7 @@ impl Toolbox {
             checks: Checks::none(),
             infra: Infra::none(),
             research: Research::none(),
+            calendar: None,
         }
     }
 
@@ -344,6 +367,7 @@ impl Toolbox {
             sandbox: self.sandbox.clone(),
         }
     }
+
     /// The same, with the infra tools reaching `infra`.
     #[must_use]
     pub fn with_infra(mut self, infra: Infra) -> Self {
@@ -355,6 +379,13 @@ impl Toolbox {
     #[must_use]
     pub fn with_research(mut self, research: Research) -> Self {
         self.research = research;
+        self
+    }
+
+    /// The same, with the `calendar` tool reading `source` (an .ics address or file).
+    #[must_use]
+    pub fn with_calendar(mut self, source: secrecy::SecretString) -> Self {
+        self.calendar = Some(source);
         self
     }
 }
@@ -376,6 +407,7 @@ impl ToolRegistry {
             workspace,
             infra,
             research,
+            calendar,
             ..
         } = toolbox;
         let built: Vec<Arc<dyn Tool>> = vec![
@@ -430,6 +462,16 @@ impl ToolRegistry {
             Arc::new(Typed::new(WebSearch(research.clone()))),
             Arc::new(Typed::new(ConnectorFetch(research.clone()))),
             Arc::new(Typed::new(AiJob(research.clone()))),
+            Arc::new(Typed::new(AllTasks)),
+            Arc::new(Typed::new(AgentMetrics)),
+            Arc::new(Typed::new(CrossReference)),
+            Arc::new(Typed::new(AbTest)),
+            Arc::new(Typed::new(SqlQuery)),
+            Arc::new(Typed::new(Jq)),
+            Arc::new(Typed::new(Scheduler)),
+            Arc::new(Typed::new(Calendar(calendar.clone()))),
+            Arc::new(Typed::new(Template)),
+            Arc::new(Typed::new(AgentCatalogue)),
         ];
         let mut registry = Self {
             built: BTreeMap::new(),

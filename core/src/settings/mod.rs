@@ -508,6 +508,10 @@ pub struct CeoSettings {
     pub proposals_remind_hours: u32,
     /// The hour (UTC, 0–23) on Sunday the weekly figures are sent.
     pub weekly_report_hour: u32,
+    /// The CEO's calendar, read by the Anticipator's `calendar` tool: an
+    /// iCalendar (.ics) address (`https://…`, `http://…`) or file (`file:///…`
+    /// or an absolute path). A secret: private calendar addresses carry a key.
+    pub calendar_url: Option<SecretString>,
 }
 
 impl Default for CeoSettings {
@@ -521,6 +525,7 @@ impl Default for CeoSettings {
             proposals_autonomy_min_answered: 10,
             proposals_remind_hours: 24,
             weekly_report_hour: 20,
+            calendar_url: None,
         }
     }
 }

@@ -422,3 +422,19 @@ fn the_example_lists_no_host_or_service_and_keeps_the_sandbox_offline() {
     assert!(settings.hosts.is_empty() && settings.services.is_empty());
     assert!(!settings.sandbox.network);
 }
+
+#[test]
+fn a_calendar_must_be_an_http_or_file_address_or_an_absolute_path() {
+    for good in [
+        "https://calendar.example.org/ceo.ics",
+        "file:///home/ceo/agenda.ics",
+        "/home/ceo/agenda.ics",
+    ] {
+        let settings = parse(&format!("[ceo]\ncalendar_url = \"{good}\"")).unwrap();
+        assert!(settings.problems().is_empty(), "{good}");
+    }
+    for bad in ["ftp://example.org/ceo.ics", "agenda.ics", "https://"] {
+        let error = parse(&format!("[ceo]\ncalendar_url = \"{bad}\"")).unwrap_err();
+        assert_eq!(problem_keys(&error), ["ceo.calendar_url"], "{bad}");
+    }
+}

@@ -321,6 +321,28 @@ fn check_ceo(ceo: &CeoSettings, problems: &mut Problems) {
         "ceo.weekly_report_hour",
         "must be an hour from 0 to 23 (UTC)",
     );
+    if let Some(calendar) = &ceo.calendar_url {
+        problems.check(
+            is_calendar_source(calendar.expose_secret()),
+            "ceo.calendar_url",
+            "must be an http(s):// or file:/// address, or an absolute path, of an .ics calendar",
+        );
+    }
+}
+
+/// Whether `source` names a calendar the `calendar` tool can read.
+fn is_calendar_source(source: &str) -> bool {
+    if source.starts_with('/') {
+        return true;
+    }
+    match url::Url::parse(source) {
+        Ok(url) => match url.scheme() {
+            "http" | "https" => url.host().is_some(),
+            "file" => url.to_file_path().is_ok(),
+            _ => false,
+        },
+        Err(_) => false,
+    }
 }
 
 /// Whether Telegram accepts `secret` as a webhook's `secret_token`.

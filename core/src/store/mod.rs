@@ -7,6 +7,7 @@
 //! task uses `FOR UPDATE SKIP LOCKED` on PostgreSQL). The [`with_pool!`]
 //! macro runs the same code against whichever pool is open.
 
+mod ab_tests;
 mod answers;
 mod decisions;
 mod error;
@@ -20,10 +21,12 @@ mod objectives;
 mod operation_files;
 mod operation_resources;
 mod operations;
+mod org_reads;
 mod profile;
 mod proposals;
 mod publications;
 mod pushes;
+mod read_only;
 mod report;
 mod schedules;
 mod schema;
@@ -42,6 +45,7 @@ use sqlx::Connection;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 
+pub use ab_tests::{AbTest, PromptVersion};
 pub use decisions::TIMEOUT_RESPONDER;
 pub use error::StoreError;
 pub use incidents::{Event, Incident, ServiceCheck};
@@ -49,8 +53,10 @@ pub use learning::{LEARNED_BY, Learned, LearnedHam};
 pub use metrics::Counts;
 pub use objectives::ObjectiveUpdate;
 pub use operations::Stopped;
+pub use org_reads::{AgentFigures, TaskFilter};
 pub use profile::ProfileObservation;
 pub use pushes::{NewPush, Push, PushAction, PushKind, PushPayload, PushStatus};
+pub use read_only::{QueryRows, Refused, SECRET_NAMES, check_select};
 pub use report::{DayFigures, DayPoint};
 pub use schema::MigrationReport;
 pub use spam::{GroupMember, OpenCaptcha, SpamSample};
