@@ -38,6 +38,8 @@ pub enum Rule {
     AdultOrGambling,
     HypedOffer,
     PaidService,
+    LoanOffer,
+    AccountSale,
 }
 
 impl Rule {
@@ -66,6 +68,8 @@ impl Rule {
                 | Self::AdultOrGambling
                 | Self::HypedOffer
                 | Self::PaidService
+                | Self::LoanOffer
+                | Self::AccountSale
         )
     }
 
@@ -106,6 +110,8 @@ impl Rule {
             Self::AdultOrGambling => "adult_or_gambling",
             Self::HypedOffer => "hyped_offer",
             Self::PaidService => "paid_service",
+            Self::LoanOffer => "loan_offer",
+            Self::AccountSale => "account_sale",
         }
     }
 }

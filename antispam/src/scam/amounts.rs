@@ -18,6 +18,64 @@ pub fn more_back(text: &str) -> bool {
     })
 }
 
+/// Whether the message names a gain of 5x or more ("x8", "12x"): a
+/// pump call. Prices and percentages are not multipliers.
+pub fn big_multiplier(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, b)| {
+        if *b != b'x' {
+            return false;
+        }
+        let before = at
+            .checked_sub(1)
+            .and_then(|i| bytes.get(i))
+            .is_some_and(u8::is_ascii_alphanumeric);
+        let after = bytes.get(at + 1).is_some_and(u8::is_ascii_alphanumeric);
+        // "x8": digits after the x, nothing glued before.
+        let after_digits = !before && digits_at(bytes, at + 1, true) >= 5;
+        // "12x": digits before the x, nothing glued after.
+        let before_digits = !after && digits_at(bytes, at, false) >= 5;
+        after_digits || before_digits
+    })
+}
+
+/// The whole number written just after `at` (forward) or just before it
+/// (backward), with nothing glued on its other side; 0 when there is none.
+fn digits_at(bytes: &[u8], at: usize, forward: bool) -> u32 {
+    let (start, end) = if forward {
+        let len = bytes
+            .get(at..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        (at, at + len)
+    } else {
+        let len = bytes
+            .get(..at)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        (at - len, at)
+    };
+    if start == end || end - start > 4 {
+        return 0;
+    }
+    let glued = if forward {
+        bytes.get(end)
+    } else {
+        start.checked_sub(1).and_then(|i| bytes.get(i))
+    };
+    if glued.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'.' || *b == b',') {
+        return 0;
+    }
+    bytes[start..end]
+        .iter()
+        .fold(0, |n, b| n * 10 + u32::from(b - b'0'))
+}
+
 /// Each number followed by a ticker (with or without a space), in order.
 fn amounts(text: &str) -> Vec<(f64, &'static str)> {
     let mut found = Vec::new();
@@ -65,5 +123,15 @@ mod tests {
         assert!(!more_back("gas was 5 usdt, then 3 usdt"));
         assert!(!more_back("bought at 0.5 usdt, now 0.8 usdt"));
         assert!(!more_back("price 0.15 eth, 12 holders"));
+    }
+
+    #[test]
+    fn calls_of_5x_or_more_are_multipliers_and_other_x_are_not() {
+        assert!(big_multiplier("last calls did x8 and 12x"));
+        assert!(big_multiplier("сигналы дали x15"));
+        assert!(!big_multiplier("i'd be happy with a 3x honestly"));
+        assert!(!big_multiplier("0x5aaeb6053f3e94c9b9a09f33669435e7ef1bead"));
+        assert!(!big_multiplier("box 1.5x, max 2x leverage, 1920x1080"));
+        assert!(!big_multiplier("x2 back, or the xrp chart"));
     }
 }

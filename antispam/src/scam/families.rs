@@ -25,6 +25,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let reach = contact || bait.link.is_some() || has(Pointer);
     // The same, a messenger aside: naming WhatsApp is no way out of itself.
     let reach_besides = bait.contact() || has(GoPrivate) || bait.link.is_some() || has(Pointer);
+    // What a lure (money, a bot, a job, a loan, a date) needs besides: any
+    // way out, a social network to continue on ("on Instagram"), or the
+    // offer put as a question ("who wants it?").
+    let lure_reach = reach || has(Social) || has(Invite);
     let mut out = Vec::new();
     let mut add = |rule, why: String| out.push((rule, why));
     // Staff named next to an account is talk ("the devs, @dev, said…")
@@ -54,9 +58,13 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     }
     // "Your wallet is flagged, check it at this link": a threat, a link,
     // and something to do there.
-    let threatened = has(Threat) && bait.link.is_some() && (has(Verify) || has(HandOver));
+    let threatened = has(Threat)
+        && (bait.link.is_some() || bait.contact() || has(GoPrivate))
+        && (has(Verify) || has(HandOver));
     if has(Wallet)
-        && ((has(Repair) && (bait.link.is_some() || has(Threat) || contact)) || threatened)
+        && ((has(Repair)
+            && (bait.link.is_some() || contact || (has(Threat) && (has(Pointer) || has(Secret)))))
+            || threatened)
     {
         add(
             Rule::WalletDrainer,
@@ -100,26 +108,52 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let testimonial = has(Credit) && has(Gain);
     let vouched = has(Credit) || has(Reassure);
     let promised = has(Returns) || has(Bot);
-    if (promised && (reach || vouched)) || ((testimonial || has(Pump)) && reach) {
+    // A stranger's "we met at …" with an opportunity, and money named
+    // with a gain behind "write to me", are the same offer.
+    let opener = has(WeMet) && (has(Opportunity) || has(Returns));
+    let paid_privately = has(GoPrivate) && has(Pay) && has(Gain);
+    if (promised && (lure_reach || vouched))
+        || ((testimonial || has(Pump) || has(Opportunity)) && lure_reach)
+        || opener
+        || paid_privately
+    {
         add(
             Rule::Investment,
             format!(
                 "{} by private contact or a link",
-                first(&[Returns, Pump, Bot, Credit])
+                first(&[Returns, Pump, Bot, Opportunity, Credit, Pay])
             ),
         );
     }
-    if has(Job) && has(Pay) && reach {
+    if has(Job) && has(Pay) && lure_reach {
         add(
             Rule::JobOffer,
             format!("{} paid {}", quote(Job), quote(Pay)),
         );
     }
+    // Adult content and dates sold for crypto, and a casino's bonus or
+    // code, need no other way out: the payment or the code is the bait.
     let dating = has(Girls) && has(Dating);
-    if (has(Adult) || has(Gambling) || dating) && reach {
+    let adult_paid = (has(Adult) || dating) && (lure_reach || has(Pay));
+    let casino_bonus = has(Casino) && (has(Bonus) || has(Code));
+    if adult_paid || casino_bonus || (has(Gambling) && reach) {
         add(
             Rule::AdultOrGambling,
-            format!("{} promoted", first(&[Adult, Gambling, Girls])),
+            format!("{} promoted", first(&[Adult, Casino, Gambling, Girls])),
+        );
+    }
+    // A loan in crypto, "no KYC", by private contact.
+    if has(Loan) && (has(Pay) || has(Reassure)) && lure_reach {
+        add(
+            Rule::LoanOffer,
+            format!("{} offered by private contact", quote(Loan)),
+        );
+    }
+    // Accounts, channels and followers for sale.
+    if has(Sell) && has(Goods) && (lure_reach || has(Pay)) {
+        add(
+            Rule::AccountSale,
+            format!("{} {} for sale", quote(Sell), quote(Goods)),
         );
     }
     // "Everyone in this group, sign up here" with no link written out:

@@ -110,6 +110,24 @@ pub enum Concept {
     Never,
     /// Unlock, release, freischalten: what a secret is asked "to" do.
     Unlock,
+    /// Instagram and other networks a lure continues on.
+    Social,
+    /// "Who wants it?", "interested?": an offer put as a question.
+    Invite,
+    /// Casinos, betting, free spins: gambling itself, not "promo code".
+    Casino,
+    /// A code to type in.
+    Code,
+    /// Loans, credit.
+    Loan,
+    /// Selling, for sale.
+    Sell,
+    /// Accounts, channels, groups, followers: what account sellers sell.
+    Goods,
+    /// "We met at …": a stranger pretending to know the reader.
+    WeMet,
+    /// "A great investment opportunity for you".
+    Opportunity,
 }
 
 impl Concept {
@@ -245,9 +263,16 @@ impl ScamRules {
         if amounts::more_back(&text.text) {
             found.add(Concept::MoreBack, "more back than sent");
         }
+        if amounts::big_multiplier(&text.text) {
+            found.add(Concept::Pump, "a call of 5x or more");
+        }
         let bait = Bait::of(&text.text, allowed_domains);
-        if !bait.any() {
-            let asks = is_question(&text.text) && !found.sells_a_service();
+        // A warning pointing to the wallet's own site is still a warning.
+        let warns_with_a_source = bait.only_well_known() && found.is_protective();
+        if !bait.any() || warns_with_a_source {
+            // "Who wants the link?" is an offer, not a question.
+            let asks =
+                is_question(&text.text) && !found.sells_a_service() && !found.has(Concept::Invite);
             if found.is_protective() || trusted || asks {
                 let warning = found.is_protective() && found.has(Concept::Denounce);
                 return if warning { Tone::Warning } else { Tone::Plain };

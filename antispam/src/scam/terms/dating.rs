@@ -71,6 +71,13 @@ pub const ADULT: &[&str] = &[
     "milf",
     "single moms",
     "hot moms",
+    "hot content",
+    "contenu chaud",
+    "sin censura",
+    "sem censura",
+    "unzensiert",
+    "без цензуры",
+    "sansürsüz",
 ];
 
 /// Who dating spam shows: girls, women, singles.
@@ -103,6 +110,10 @@ pub const GIRLS: &[&str] = &[
     "einsame",
     "одинок",
     "yalnız",
+    "jolies",
+    "singles$",
+    "одинокие",
+    "девушки",
 ];
 
 /// What dating spam offers with them: meetings, dates, tonight, private
@@ -181,4 +192,28 @@ pub const DATING: &[&str] = &[
     "anruf",
     "звонка",
     "llamada",
+    "your city",
+    "your area",
+    "de tu ciudad",
+    "de tu zona",
+    "de ta ville",
+    "près de chez toi",
+    "da sua cidade",
+    "aus deiner stadt",
+    "aus deiner nähe",
+    "твоего города",
+    "твоём городе",
+    "твоем городе",
+    "şehrindeki",
+    "want to chat",
+    "quieren conocerte",
+    "conocerte",
+    "te conhecer",
+    "conhecer você",
+    "kennenlernen",
+    "познакомиться",
+    "tanışmak",
+    "esperando você",
+    "ждут тебя",
+    "warten auf dich",
 ];

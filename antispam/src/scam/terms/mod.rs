@@ -8,6 +8,7 @@ mod contact;
 mod dating;
 mod demand;
 mod jobs;
+mod lures;
 mod messengers;
 mod money;
 mod offers;
@@ -67,4 +68,13 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::WeOffer, services::WE_OFFER),
     (Concept::Never, warning::NEVER),
     (Concept::Unlock, demand::UNLOCK),
+    (Concept::Social, lures::SOCIAL),
+    (Concept::Invite, lures::INVITE),
+    (Concept::Casino, lures::CASINO),
+    (Concept::Code, lures::CODE),
+    (Concept::Loan, lures::LOAN),
+    (Concept::Sell, lures::SELL),
+    (Concept::Goods, lures::GOODS),
+    (Concept::WeMet, lures::WE_MET),
+    (Concept::Opportunity, lures::OPPORTUNITY),
 ];

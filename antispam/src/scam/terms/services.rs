@@ -68,6 +68,19 @@ pub const SERVICE: &[&str] = &[
     "бот объем",
     "pazarlama",
     "hacim botu",
+    "holders",
+    "holder$",
+    "холдеров",
+    "холдер",
+    "tendencia",
+    "tendência",
+    "en tendance",
+    "тренд",
+    "trend listesi",
+    "trend$",
+    "dextools",
+    "followers reales",
+    "real followers",
 ];
 
 /// A price for the service: fee, rate, cost.
@@ -108,6 +121,11 @@ pub const FEE: &[&str] = &[
     "fiyat",
     "indirim",
     "maliyet",
+    "цен",
+    "prices",
+    "precios",
+    "preços",
+    "preise",
 ];
 
 /// Saying one is on the team ("I'm part of the team", "bin im Team").
@@ -217,4 +235,21 @@ pub const WE_OFFER: &[&str] = &[
     "yapabiliriz",
     "listeleyebiliriz",
     "dahil",
+    "i can bring",
+    "i can get your",
+    "i will bring",
+    "i'll bring",
+    "je peux amener",
+    "je peux ramener",
+    "j'apporte",
+    "puedo traer",
+    "puedo llevar",
+    "posso trazer",
+    "posso levar",
+    "ich bringe",
+    "ich kann euch",
+    "приведу",
+    "могу привести",
+    "getirebilirim",
+    "sokarım",
 ];
