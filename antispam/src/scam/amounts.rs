@@ -6,15 +6,62 @@ const TICKERS: &[&str] = &[
     "eth", "btc", "bnb", "usdt", "usdc", "sol", "ton", "trx", "xrp", "doge", "matic", "ltc",
 ];
 
+/// Currencies written after an amount, besides the tickers.
+const CURRENCIES: &[&str] = &[
+    "usd", "$", "€", "£", "eur", "dollar", "dólar", "euro", "reais", "real", "долл", "руб", "евро",
+    "tl",
+];
+/// Currency signs written before an amount.
+const SIGNS: &[&str] = &["$", "€", "£"];
+
+/// What a message says about money, found in one pass.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Money {
+    /// Less sent, double or more of the same coin promised back.
+    pub more_back: bool,
+    /// A sum that grows threefold or more ("from $1,000 to $23,000").
+    pub grows: bool,
+    /// An amount of money or a percentage is named.
+    pub named: bool,
+}
+
+/// The money in a lowercased message.
+pub fn money(text: &str) -> Money {
+    let amounts = amounts(text);
+    let later_times = |times: f64, coins_only: bool| {
+        amounts.iter().enumerate().any(|(i, (first, unit))| {
+            (!coins_only || TICKERS.contains(unit))
+                && amounts
+                    .iter()
+                    .skip(i + 1)
+                    .any(|(later, other)| other == unit && *later >= times * *first && *first > 0.0)
+        })
+    };
+    Money {
+        more_back: later_times(2.0, true),
+        grows: later_times(3.0, false),
+        named: !amounts.is_empty() || has_percentage(text),
+    }
+}
+
 /// Whether the message names an amount of a coin and, later, at least
 /// twice as much of the same coin: less sent, double or more promised back.
-pub fn more_back(text: &str) -> bool {
-    let amounts = amounts(text);
-    amounts.iter().enumerate().any(|(i, (first, coin))| {
-        amounts
-            .iter()
-            .skip(i + 1)
-            .any(|(later, other)| other == coin && *later >= 2.0 * *first && *first > 0.0)
+#[cfg(test)]
+fn more_back(text: &str) -> bool {
+    money(text).more_back
+}
+
+/// A number glued to a percent sign, before or after it ("40%", "%3").
+fn has_percentage(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, b)| {
+        *b == b'%'
+            && (at
+                .checked_sub(1)
+                .and_then(|i| bytes.get(i))
+                .is_some_and(u8::is_ascii_digit)
+                || (at >= 2 && bytes[at - 1] == b' ' && bytes[at - 2].is_ascii_digit())
+                || bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
     })
 }
 
@@ -98,12 +145,16 @@ fn amounts(text: &str) -> Vec<(f64, &'static str)> {
             .trim_end_matches(['.', ','])
             .replace(',', ".");
         let rest = text.get(end..).unwrap_or_default().trim_start();
-        let coin = TICKERS.iter().find(|ticker| {
-            rest.starts_with(**ticker)
-                && !rest[ticker.len()..].starts_with(|c: char| c.is_alphanumeric())
+        let after = TICKERS.iter().chain(CURRENCIES).find(|unit| {
+            rest.starts_with(**unit)
+                && (!unit.starts_with(char::is_alphanumeric)
+                    || unit.len() > 3
+                    || !rest[unit.len()..].starts_with(|c: char| c.is_alphanumeric()))
         });
-        if let (Ok(value), Some(coin)) = (number.parse::<f64>(), coin) {
-            found.push((value, *coin));
+        let before = text.get(..at).unwrap_or_default().trim_end();
+        let sign = SIGNS.iter().find(|sign| before.ends_with(**sign));
+        if let (Ok(value), Some(unit)) = (number.parse::<f64>(), after.or(sign)) {
+            found.push((value, *unit));
         }
         at = end;
     }
@@ -123,6 +174,19 @@ mod tests {
         assert!(!more_back("gas was 5 usdt, then 3 usdt"));
         assert!(!more_back("bought at 0.5 usdt, now 0.8 usdt"));
         assert!(!more_back("price 0.15 eth, 12 holders"));
+    }
+
+    #[test]
+    fn sums_that_grow_and_named_money_are_found() {
+        assert!(money("from $1,000 to $23,000 in 6 weeks").grows);
+        assert!(money("depot von 1.000 auf 14.500 usdt").named);
+        assert!(money("von 1.000 usdt auf 14.500 usdt").grows);
+        assert!(money("made 40% last month").named);
+        assert!(money("günde %3 kazanç").named);
+        assert!(!money("went from 10k to 4k").grows);
+        assert!(!money("bought at $1.2, now $2.1").grows);
+        assert!(!money("the 3 of us met at 5").named);
+        assert!(!money("$1,000 to $23,000").more_back);
     }
 
     #[test]

@@ -111,7 +111,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // A stranger's "we met at …" with an opportunity, and money named
     // with a gain behind "write to me", are the same offer.
     let opener = has(WeMet) && (has(Opportunity) || has(Returns));
-    let paid_privately = has(GoPrivate) && has(Pay) && has(Gain);
+    let paid_privately = has(GoPrivate) && has(Gain) && (has(Pay) || has(Money));
     if (promised && (lure_reach || vouched))
         || ((testimonial || has(Pump) || has(Opportunity)) && lure_reach)
         || opener
@@ -143,7 +143,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         );
     }
     // A loan in crypto, "no KYC", by private contact.
-    if has(Loan) && (has(Pay) || has(Reassure)) && lure_reach {
+    if has(Loan) && (has(Pay) || has(Reassure) || has(Fee) || has(Money)) && lure_reach {
         add(
             Rule::LoanOffer,
             format!("{} offered by private contact", quote(Loan)),

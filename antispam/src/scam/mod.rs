@@ -128,6 +128,8 @@ pub enum Concept {
     WeMet,
     /// "A great investment opportunity for you".
     Opportunity,
+    /// An amount of money or a percentage ("$500", "70 USDT", "3 %").
+    Money,
 }
 
 impl Concept {
@@ -260,8 +262,15 @@ impl ScamRules {
         verdict: &mut Verdict,
     ) -> Tone {
         let mut found = self.concepts(&text.skeleton);
-        if amounts::more_back(&text.text) {
+        let money = amounts::money(&text.text);
+        if money.more_back {
             found.add(Concept::MoreBack, "more back than sent");
+        }
+        if money.grows {
+            found.add(Concept::Gain, "a sum grown threefold");
+        }
+        if money.named {
+            found.add(Concept::Money, "an amount of money");
         }
         if amounts::big_multiplier(&text.text) {
             found.add(Concept::Pump, "a call of 5x or more");

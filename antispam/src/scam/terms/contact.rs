@@ -256,6 +256,9 @@ pub const GO_PRIVATE: &[&str] = &[
     "пишите в лс",
     "в личку",
     "özelden ulaş",
+    "euch privat",
+    "dir privat",
+    "ihnen privat",
 ];
 
 pub const POINTER: &[&str] = &[

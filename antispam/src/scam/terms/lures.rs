@@ -137,6 +137,8 @@ pub const LOAN: &[&str] = &[
     "заем",
     "kredi$",
     "kredisi",
+    "prêt entre particuliers",
+    "entre particuliers",
 ];
 
 /// Selling something, first person or "for sale".
@@ -161,6 +163,10 @@ pub const SELL: &[&str] = &[
     "satılık",
     "satıyorum",
     "satışta",
+    "para vender",
+    "to sell",
+    "на продажу",
+    "satmak",
 ];
 
 /// What account sellers sell: accounts, channels, groups, followers.

@@ -385,6 +385,15 @@ pub const CREDIT: &[&str] = &[
     "очень надежн",
     "é confiável",
     "recomendo demais",
+    "madame",
+    "monsieur",
+    "señora",
+    "senhora",
+    "dra.",
+    "dr.",
+    "hanım",
+    "bey$",
+    "сергеевна",
 ];
 
 pub const REASSURE: &[&str] = &[

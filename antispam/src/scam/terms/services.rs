@@ -126,6 +126,20 @@ pub const FEE: &[&str] = &[
     "precios",
     "preços",
     "preise",
+    "package",
+    "packages",
+    "paquete",
+    "pacote",
+    "paket",
+    "пакет",
+    "forfait",
+    "taux",
+    "interest rate",
+    "interés",
+    "juros",
+    "zins",
+    "процент",
+    "faiz",
 ];
 
 /// Saying one is on the team ("I'm part of the team", "bin im Team").
