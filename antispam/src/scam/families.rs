@@ -110,7 +110,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let promised = has(Returns) || has(Bot);
     // A stranger's "we met at …" with an opportunity, and money named
     // with a gain behind "write to me", are the same offer.
-    let opener = has(WeMet) && (has(Opportunity) || has(Returns));
+    let opener =
+        (has(WeMet) || has(WrongNumber)) && (has(Opportunity) || has(Returns) || has(Invest));
     let paid_privately = has(GoPrivate) && has(Gain) && (has(Pay) || has(Money));
     if (promised && (lure_reach || vouched))
         || ((testimonial || has(Pump) || has(Opportunity)) && lure_reach)

@@ -130,6 +130,12 @@ pub enum Concept {
     Opportunity,
     /// An amount of money or a percentage ("$500", "70 USDT", "3 %").
     Money,
+    /// "Sorry, wrong number": a stranger's opener.
+    WrongNumber,
+    /// Investing, trading, an opportunity: what the opener leads to.
+    Invest,
+    /// Report, block: what a warning asks to do with an account.
+    Report,
 }
 
 impl Concept {
@@ -276,9 +282,22 @@ impl ScamRules {
             found.add(Concept::Pump, "a call of 5x or more");
         }
         let bait = Bait::of(&text.text, allowed_domains);
-        // A warning pointing to the wallet's own site is still a warning.
+        // A warning pointing to the wallet's own site, or naming the
+        // scammer's account ("beware of @fake_support, it's fake"), is
+        // still a warning: it calls the scam by its name and sends nobody
+        // anywhere.
         let warns_with_a_source = bait.only_well_known() && found.is_protective();
-        if !bait.any() || warns_with_a_source {
+        let names_the_scammer = bait.link.is_none()
+            && bait.phone.is_none()
+            && !bait.email
+            && found.is_protective()
+            && found.has(Concept::Denounce)
+            && !found.has(Concept::Recover)
+            && !found.has(Concept::Credit)
+            && (!found.has(Concept::GoPrivate)
+                || found.has(Concept::Never)
+                || found.has(Concept::Report));
+        if !bait.any() || warns_with_a_source || names_the_scammer {
             // "Who wants the link?" is an offer, not a question.
             let asks =
                 is_question(&text.text) && !found.sells_a_service() && !found.has(Concept::Invite);

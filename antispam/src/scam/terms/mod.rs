@@ -77,4 +77,7 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Goods, lures::GOODS),
     (Concept::WeMet, lures::WE_MET),
     (Concept::Opportunity, lures::OPPORTUNITY),
+    (Concept::WrongNumber, lures::WRONG_NUMBER),
+    (Concept::Invest, lures::INVEST),
+    (Concept::Report, warning::REPORT),
 ];

@@ -418,4 +418,5 @@ pub const RECEIVE: &[&str] = &[
     "geri al",
     "alırsın",
     "alacaksın",
+    "back$",
 ];
