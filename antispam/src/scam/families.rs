@@ -107,7 +107,9 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // way out or a voucher ("100% legit").
     let testimonial = has(Credit) && has(Gain);
     let vouched = has(Credit) || has(Reassure);
-    let promised = has(Returns) || has(Bot);
+    // A bot is an offer when it makes money ("3 % a day", "+240 %").
+    let bot_earns = has(Bot) && (has(Gain) || has(Money) || has(Reassure) || has(Credit));
+    let promised = has(Returns) || bot_earns;
     // A stranger's "we met at …" with an opportunity, and money named
     // with a gain behind "write to me", are the same offer.
     let opener =
