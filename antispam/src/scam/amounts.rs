@@ -65,6 +65,24 @@ fn has_percentage(text: &str) -> bool {
     })
 }
 
+/// A written number as Rust parses it: "1,500" and "1.000" are
+/// thousands, "0,15" and "1.5" decimals, "12,345.67" both.
+fn decimal(written: &str) -> String {
+    let groups: Vec<&str> = written.split(['.', ',']).collect();
+    match groups.as_slice() {
+        [] | [_] => written.to_owned(),
+        [first, .., last] => {
+            let thousands = last.len() == 3 && *first != "0";
+            if thousands {
+                groups.concat()
+            } else {
+                let whole = groups[..groups.len() - 1].concat();
+                format!("{whole}.{last}")
+            }
+        }
+    }
+}
+
 /// Whether the message names a gain of 5x or more ("x8", "12x"): a
 /// pump call. Prices and percentages are not multipliers.
 pub fn big_multiplier(text: &str) -> bool {
@@ -139,11 +157,11 @@ fn amounts(text: &str) -> Vec<(f64, &'static str)> {
             .iter()
             .position(|b| !(b.is_ascii_digit() || *b == b'.' || *b == b','))
             .map_or(bytes.len(), |len| at + len);
-        let number: String = text
-            .get(at..end)
-            .unwrap_or_default()
-            .trim_end_matches(['.', ','])
-            .replace(',', ".");
+        let number = decimal(
+            text.get(at..end)
+                .unwrap_or_default()
+                .trim_end_matches(['.', ',']),
+        );
         let rest = text.get(end..).unwrap_or_default().trim_start();
         let after = TICKERS.iter().chain(CURRENCIES).find(|unit| {
             rest.starts_with(**unit)
@@ -174,6 +192,16 @@ mod tests {
         assert!(!more_back("gas was 5 usdt, then 3 usdt"));
         assert!(!more_back("bought at 0.5 usdt, now 0.8 usdt"));
         assert!(!more_back("price 0.15 eth, 12 holders"));
+    }
+
+    #[test]
+    fn thousands_and_decimals_are_read_either_way() {
+        assert_eq!(decimal("1,500"), "1500");
+        assert_eq!(decimal("1.000"), "1000");
+        assert_eq!(decimal("0,15"), "0.15");
+        assert_eq!(decimal("0.150"), "0.150");
+        assert_eq!(decimal("12,345.67"), "12345.67");
+        assert!(more_back("sends 500 usdt receives 1,500 usdt back"));
     }
 
     #[test]

@@ -259,6 +259,7 @@ pub const GO_PRIVATE: &[&str] = &[
     "euch privat",
     "dir privat",
     "ihnen privat",
+    "ask me",
 ];
 
 pub const POINTER: &[&str] = &[

@@ -151,6 +151,16 @@ pub const JOB: &[&str] = &[
     "travail en ligne",
     "работу онлайн",
     "вакансии",
+    "partners for",
+    "partner für",
+    "looking for partners",
+    "business partner",
+    "busco socios",
+    "procuro parceiros",
+    "cherche des associés",
+    "ищу партнёров",
+    "ищу партнеров",
+    "ortak arıyorum",
 ];
 
 pub const PAY: &[&str] = &[

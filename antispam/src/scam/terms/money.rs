@@ -196,6 +196,20 @@ pub const RETURNS: &[&str] = &[
     "vezes o investimento",
     "mal meinen einsatz",
     "раз больше",
+    "earn while you sleep",
+    "gagnez en dormant",
+    "gana mientras duermes",
+    "ganhe enquanto dorme",
+    "verdiene im schlaf",
+    "во сне",
+    "uyurken kazan",
+    "passive income",
+    "revenu passif",
+    "ingresos pasivos",
+    "renda passiva",
+    "passives einkommen",
+    "пассивный доход",
+    "pasif gelir",
 ];
 
 pub const GAIN: &[&str] = &[
@@ -502,6 +516,16 @@ pub const BOT: &[&str] = &[
     "scalping",
     "scalpe",
     "scalper",
+    "ai robot",
+    "robot trades",
+    "robot that trades",
+    "our ai",
+    "notre ia",
+    "nuestra ia",
+    "nossa ia",
+    "unsere ki",
+    "наш ии",
+    "yapay zekamız",
 ];
 
 pub const GAMBLING: &[&str] = &[

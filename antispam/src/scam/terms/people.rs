@@ -70,6 +70,18 @@ pub const STAFF: &[&str] = &[
     "conseiller technique",
     "responsable technique",
     "técnico responsável",
+    "help center",
+    "help centre",
+    "helpcenter",
+    "support center",
+    "centre d'aide",
+    "centro de ayuda",
+    "central de ajuda",
+    "centro de ajuda",
+    "hilfecenter",
+    "hilfe-center",
+    "центр помощи",
+    "yardım merkezi",
 ];
 
 pub const PROTECTIVE: &[&str] = &[
@@ -515,4 +527,12 @@ pub const REASSURE: &[&str] = &[
     "не проигрыва",
     "hiç kaybettirmiyor",
     "kaybettirmez",
+    "ohne aufwand",
+    "sans effort",
+    "without effort",
+    "effortless",
+    "sin esfuerzo",
+    "sem esforço",
+    "без усилий",
+    "zahmetsiz",
 ];

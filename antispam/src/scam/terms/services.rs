@@ -234,6 +234,14 @@ pub const ON_THE_TEAM: &[&str] = &[
     "ekibin bir parçası",
     "ekipte çalışıyorum",
     "teknik sorulardan sorumlu",
+    "i'm from the project",
+    "i am from the project",
+    "je suis du projet",
+    "soy del proyecto",
+    "sou do projeto",
+    "ich bin vom projekt",
+    "я из проекта",
+    "projenin ekibindenim",
 ];
 
 /// An offer made to the reader: "we can", "we offer", "includes".
