@@ -215,9 +215,10 @@ impl ScamRules {
         let mut skeletons = Vec::new();
         for (concept, terms) in terms::TERMS {
             for term in *terms {
+                // "made $" is a dollar sign; "dm$" ends a word.
                 let (text, ends_word) = match term.strip_suffix('$') {
-                    Some(text) => (text, true),
-                    None => (*term, false),
+                    Some(text) if !text.ends_with(' ') => (text, true),
+                    _ => (*term, false),
                 };
                 let skeleton = skeleton_of(&text.to_lowercase());
                 patterns.push(Pattern {

@@ -67,6 +67,21 @@ pub const INVITE: &[&str] = &[
     "кто заинтересован",
     "isteyen",
     "ilgilenen",
+    "want to earn",
+    "wanna earn",
+    "veux gagner",
+    "voulez gagner",
+    "quieres ganar",
+    "quiere ganar",
+    "quer ganhar",
+    "querem ganhar",
+    "willst du verdienen",
+    "wollt ihr verdienen",
+    "möchtest du verdienen",
+    "хочешь заработать",
+    "хотите заработать",
+    "kazanmak ister",
+    "para kazanmak isteyen",
 ];
 
 /// Casinos and betting: the core words, not "promo code" alone.

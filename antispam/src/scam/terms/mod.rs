@@ -1,7 +1,8 @@
 //! The words of each [`Concept`], in English, French, Spanish, Portuguese,
 //! German, Russian and Turkish. A term matches where a word starts and may
 //! run on (a stem: "synchron" is "synchronise", "synchronisez", …); a term
-//! ending in `$` must also end a word ("dm$" is not "dmed"). Matched on the
+//! ending in `$` must also end a word ("dm$" is not "dmed"; after a space,
+//! as in "made $", it is a dollar sign). Matched on the
 //! confusables skeleton, lowercase, like the rest of the engine.
 
 mod contact;

@@ -214,6 +214,7 @@ pub const RETURNS: &[&str] = &[
 
 pub const GAIN: &[&str] = &[
     "made $",
+    "made$",
     "made over",
     "i made",
     "earned",
@@ -326,6 +327,12 @@ pub const GAIN: &[&str] = &[
     "kassiert",
     "получил прибыль",
     "kar ettim",
+    "verdienen",
+    "gagner",
+    "ganar",
+    "ganhar",
+    "заработать",
+    "kazanmak",
 ];
 
 pub const PUMP: &[&str] = &[
