@@ -333,6 +333,23 @@ pub const GAIN: &[&str] = &[
     "ganhar",
     "заработать",
     "kazanmak",
+    "that pays",
+    "which pays",
+    "app pays",
+    "pays you",
+    "pays out",
+    "paying out",
+    "que paga",
+    "que paie",
+    "qui paie",
+    "das zahlt",
+    "die zahlt",
+    "app zahlt",
+    "который платит",
+    "которое платит",
+    "платит",
+    "ödeyen",
+    "ödüyor",
 ];
 
 pub const PUMP: &[&str] = &[
