@@ -105,10 +105,12 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // Talk of gains ("x100 from here?", "thanks to X I made 2x") is no
     // offer: pumps and testimonials need a way out, returns and bots a
     // way out or a voucher ("100% legit").
-    let testimonial = has(Credit) && has(Gain);
-    let vouched = has(Credit) || has(Reassure);
+    // Thanks to the team or the community are a member's.
+    let praise = has(Credit) && !has(OurSide);
+    let testimonial = praise && has(Gain);
+    let vouched = praise || has(Reassure);
     // A bot is an offer when it makes money ("3 % a day", "+240 %").
-    let bot_earns = has(Bot) && (has(Gain) || has(Money) || has(Reassure) || has(Credit));
+    let bot_earns = has(Bot) && (has(Gain) || has(Money) || has(Reassure) || praise);
     let promised = has(Returns) || bot_earns;
     // A stranger's "we met at …" with an opportunity, and money named
     // with a gain behind "write to me", are the same offer.

@@ -136,6 +136,8 @@ pub enum Concept {
     Invest,
     /// Report, block: what a warning asks to do with an account.
     Report,
+    /// The team, the community, the project: praise a member gives.
+    OurSide,
 }
 
 impl Concept {

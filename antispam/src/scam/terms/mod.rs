@@ -81,4 +81,5 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::WrongNumber, lures::WRONG_NUMBER),
     (Concept::Invest, lures::INVEST),
     (Concept::Report, warning::REPORT),
+    (Concept::OurSide, people::OUR_SIDE),
 ];
