@@ -137,10 +137,11 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         );
     }
     // Adult content and dates sold for crypto, and a casino's bonus or
-    // code, need no other way out: the payment or the code is the bait.
+    // code worth an amount ("300 % bonus, code MOON"), need no other way
+    // out: the payment or the code is the bait.
     let dating = has(Girls) && has(Dating);
     let adult_paid = (has(Adult) || dating) && (lure_reach || has(Pay));
-    let casino_bonus = has(Casino) && (has(Bonus) || has(Code));
+    let casino_bonus = has(Casino) && (has(Bonus) || has(Code)) && has(Money);
     if adult_paid || casino_bonus || (has(Gambling) && reach) {
         add(
             Rule::AdultOrGambling,
