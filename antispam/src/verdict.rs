@@ -39,7 +39,7 @@ pub enum Rule {
     HypedOffer,
     PaidService,
     LoanOffer,
-    AccountSale,
+    PrivateDeal,
 }
 
 impl Rule {
@@ -69,7 +69,7 @@ impl Rule {
                 | Self::HypedOffer
                 | Self::PaidService
                 | Self::LoanOffer
-                | Self::AccountSale
+                | Self::PrivateDeal
         )
     }
 
@@ -111,7 +111,7 @@ impl Rule {
             Self::HypedOffer => "hyped_offer",
             Self::PaidService => "paid_service",
             Self::LoanOffer => "loan_offer",
-            Self::AccountSale => "account_sale",
+            Self::PrivateDeal => "private_deal",
         }
     }
 }

@@ -155,12 +155,18 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             format!("{} offered by private contact", quote(Loan)),
         );
     }
-    // Accounts, channels and followers for sale.
-    if has(Sell) && has(Goods) && (lure_reach || has(Pay)) {
-        add(
-            Rule::AccountSale,
-            format!("{} {} for sale", quote(Sell), quote(Goods)),
-        );
+    // Accounts, channels and followers bought or sold; cash for crypto
+    // at the best rate; bank cards rented out.
+    let accounts = has(Sell) && has(Goods) && (lure_reach || has(Pay));
+    let cash = has(Cash) && has(Rate) && lure_reach;
+    let mules = has(Mule) && (has(Pay) || has(Money)) && lure_reach;
+    if accounts || cash || mules {
+        let what = if accounts {
+            format!("{} {}", quote(Sell), quote(Goods))
+        } else {
+            first(&[Cash, Mule])
+        };
+        add(Rule::PrivateDeal, format!("{what} by private contact"));
     }
     // "Everyone in this group, sign up here" with no link written out:
     // the link hides behind the words.
@@ -374,7 +380,7 @@ mod tests {
             ),
             (
                 "Vendo cuentas de Telegram y canales con 30k seguidores, pago en cripto, DM",
-                "account_sale",
+                "private_deal",
             ),
             (
                 "I can bring 10k real holders and trending to your token, message me for prices",

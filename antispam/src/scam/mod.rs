@@ -138,6 +138,12 @@ pub enum Concept {
     Report,
     /// The team, the community, the project: praise a member gives.
     OurSide,
+    /// Cash for crypto.
+    Cash,
+    /// "Best rate, any city": a dealer's boast.
+    Rate,
+    /// Bank cards and accounts rented out.
+    Mule,
 }
 
 impl Concept {

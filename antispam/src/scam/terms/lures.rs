@@ -182,6 +182,15 @@ pub const SELL: &[&str] = &[
     "to sell",
     "на продажу",
     "satmak",
+    "buying",
+    "i buy",
+    "compro$",
+    "j'achète",
+    "achète",
+    "kaufe$",
+    "куплю",
+    "скупаю",
+    "alıyorum",
 ];
 
 /// What account sellers sell: accounts, channels, groups, followers.
@@ -218,6 +227,9 @@ pub const GOODS: &[&str] = &[
     "hesaplar",
     "abone",
     "takipçi",
+    "accounts",
+    "compte$",
+    "kyc",
 ];
 
 /// "We met at …": the opener of a stranger pretending to know the reader.
@@ -309,4 +321,69 @@ pub const INVEST: &[&str] = &[
     "возможность",
     "fırsat",
     "opportunity",
+];
+
+/// Cash for crypto: what street exchangers and mule recruiters offer.
+pub const CASH: &[&str] = &[
+    "to cash",
+    "for cash",
+    "into cash",
+    "en espèces",
+    "en liquide",
+    "en efectivo",
+    "em espécie",
+    "em dinheiro",
+    "bargeld",
+    "наличн",
+    "нал$",
+    "nakit",
+];
+
+/// A rate or a reach only a dealer boasts of: "best rate, any city".
+pub const RATE: &[&str] = &[
+    "best rate",
+    "good rate",
+    "best price",
+    "any city",
+    "meilleur taux",
+    "meilleur prix",
+    "toutes les villes",
+    "mejor tasa",
+    "mejor precio",
+    "cualquier ciudad",
+    "melhor taxa",
+    "melhor cotação",
+    "qualquer cidade",
+    "bester kurs",
+    "guter kurs",
+    "jeder stadt",
+    "лучший курс",
+    "выгодный курс",
+    "хороший курс",
+    "любом городе",
+    "en iyi kur",
+    "uygun kur",
+    "her şehirde",
+];
+
+/// Bank cards and accounts rented out: money mules.
+pub const MULE: &[&str] = &[
+    "дроп",
+    "с картами",
+    "аренда карт",
+    "аренда аккаунт",
+    "your bank card",
+    "your bank account",
+    "rent your account",
+    "rent your card",
+    "alquila tu cuenta",
+    "tu cuenta bancaria",
+    "alugue sua conta",
+    "sua conta bancária",
+    "louer votre compte",
+    "votre compte bancaire",
+    "vermiete dein konto",
+    "dein bankkonto",
+    "hesabını kirala",
+    "banka hesabını",
 ];

@@ -82,4 +82,7 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Invest, lures::INVEST),
     (Concept::Report, warning::REPORT),
     (Concept::OurSide, people::OUR_SIDE),
+    (Concept::Cash, lures::CASH),
+    (Concept::Rate, lures::RATE),
+    (Concept::Mule, lures::MULE),
 ];

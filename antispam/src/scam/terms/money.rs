@@ -210,6 +210,18 @@ pub const RETURNS: &[&str] = &[
     "passives einkommen",
     "пассивный доход",
     "pasif gelir",
+    "cloud mining",
+    "cloud-mining",
+    "mining contract",
+    "rent our miners",
+    "mining without hardware",
+    "minería en la nube",
+    "mining en la nube",
+    "mineração em nuvem",
+    "minage dans le cloud",
+    "minage cloud",
+    "облачный майнинг",
+    "bulut madenciliği",
 ];
 
 pub const GAIN: &[&str] = &[

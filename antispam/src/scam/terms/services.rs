@@ -97,6 +97,16 @@ pub const SERVICE: &[&str] = &[
     "tanıtım",
     "bot farm",
     "volume",
+    "pass kyc",
+    "kyc for",
+    "verification for you",
+    "passe le kyc",
+    "paso el kyc",
+    "faço kyc",
+    "mache kyc",
+    "пройду kyc",
+    "прохожу kyc",
+    "kyc yapıyorum",
 ];
 
 /// A price for the service: fee, rate, cost.
@@ -319,4 +329,12 @@ pub const WE_OFFER: &[&str] = &[
     "ich biete",
     "предлагаю",
     "sunuyorum",
+    "i pass",
+    "for you",
+    "pour vous",
+    "para ti",
+    "para você",
+    "für dich",
+    "за вас",
+    "sizin için",
 ];
