@@ -53,7 +53,20 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             || has(Giveaway)
             || has(Bonus)
             || has(Unlock));
-    if has(Secret) && (has(HandOver) || has(GoPrivate) || bait.any() || demanded) {
+    // Handing the secret over is the scam when something asks for it (a
+    // check, a fix, a threat, staff, a reward, a problem); a member
+    // importing their own phrase into a new wallet is not.
+    let asked = has(Verify)
+        || has(Repair)
+        || has(Threat)
+        || has(Unlock)
+        || has(Staff)
+        || has(OfficialEvent)
+        || has(Giveaway)
+        || has(Bonus)
+        || has(Problem)
+        || has(Recover);
+    if has(Secret) && ((has(HandOver) && asked) || has(GoPrivate) || bait.any() || demanded) {
         add(Rule::SeedPhrase, format!("asks for the {}", quote(Secret)));
     }
     // "Your wallet is flagged, check it at this link": a threat, a link,

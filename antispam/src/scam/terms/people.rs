@@ -82,6 +82,13 @@ pub const STAFF: &[&str] = &[
     "hilfe-center",
     "центр помощи",
     "yardım merkezi",
+    "our agent",
+    "notre agent",
+    "nuestro agente",
+    "nosso agente",
+    "unser mitarbeiter",
+    "наш агент",
+    "temsilcimiz",
 ];
 
 pub const PROTECTIVE: &[&str] = &[
