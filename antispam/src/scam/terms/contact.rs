@@ -260,6 +260,17 @@ pub const GO_PRIVATE: &[&str] = &[
     "dir privat",
     "ihnen privat",
     "ask me",
+    "send me",
+    "schick mir",
+    "schickt mir",
+    "bana gönder",
+    "скиньте мне",
+    "скинь мне",
+    "пришли мне",
+    "пришлите мне",
+    "pásame",
+    "me passa",
+    "me passe",
 ];
 
 pub const POINTER: &[&str] = &[
