@@ -54,14 +54,10 @@ fn more_back(text: &str) -> bool {
 /// A number glued to a percent sign, before or after it ("40%", "%3").
 fn has_percentage(text: &str) -> bool {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(at, b)| {
-        *b == b'%'
-            && (at
-                .checked_sub(1)
-                .and_then(|i| bytes.get(i))
-                .is_some_and(u8::is_ascii_digit)
-                || (at >= 2 && bytes[at - 1] == b' ' && bytes[at - 2].is_ascii_digit())
-                || bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
+    let digit = |i: Option<usize>| i.and_then(|i| bytes.get(i)).is_some_and(u8::is_ascii_digit);
+    text.match_indices('%').any(|(at, _)| {
+        let spaced = at >= 2 && bytes[at - 1] == b' ';
+        digit(at.checked_sub(1)) || (spaced && digit(Some(at - 2))) || digit(Some(at + 1))
     })
 }
 
@@ -87,10 +83,7 @@ fn decimal(written: &str) -> String {
 /// pump call. Prices and percentages are not multipliers.
 pub fn big_multiplier(text: &str) -> bool {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(at, b)| {
-        if *b != b'x' {
-            return false;
-        }
+    text.match_indices('x').any(|(at, _)| {
         let before = at
             .checked_sub(1)
             .and_then(|i| bytes.get(i))
@@ -147,8 +140,12 @@ fn amounts(text: &str) -> Vec<(f64, &'static str)> {
     let bytes = text.as_bytes();
     let mut at = 0;
     while at < bytes.len() {
-        let starts_number =
-            bytes[at].is_ascii_digit() && (at == 0 || !bytes[at - 1].is_ascii_alphanumeric());
+        // Straight to the next digit: most of a long message has none.
+        match bytes[at..].iter().position(u8::is_ascii_digit) {
+            Some(skip) => at += skip,
+            None => break,
+        }
+        let starts_number = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
         if !starts_number {
             at += 1;
             continue;

@@ -54,6 +54,12 @@ impl Bait {
     pub fn of(text: &str, allowed_domains: &[String]) -> Self {
         let mut bait = Self::default();
         for word in text.split_whitespace() {
+            // An account or an e-mail has an "@", a link a dot or a
+            // scheme: most words have none, and are skipped unread.
+            let maybe = word.bytes().any(|b| b == b'@' || b == b'.') || word.contains("http");
+            if !maybe {
+                continue;
+            }
             let word = word.trim_matches(|c| is_wrapping(c) || matches!(c, '«' | '»' | ':' | ';'));
             if word.starts_with('@') && word.len() > 1 {
                 bait.account.get_or_insert_with(|| word.to_owned());
