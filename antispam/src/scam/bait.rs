@@ -71,10 +71,8 @@ impl Bait {
                     .iter()
                     .any(|d| host == *d || host.ends_with(&format!(".{d}")));
                 if !allowed {
-                    let known = WELL_KNOWN
-                        .iter()
-                        .any(|d| host == *d || host.ends_with(&format!(".{d}")));
-                    bait.well_known = known && (bait.link.is_none() || bait.well_known);
+                    let first = bait.link.is_none();
+                    bait.well_known = (first || bait.well_known) && is_well_known(&host);
                     bait.link.get_or_insert(host);
                 }
             }
@@ -112,6 +110,15 @@ impl Bait {
         }
         self.email.then(|| "an e-mail address".to_owned())
     }
+}
+
+/// A well-known site or one of its subdomains, not a lookalike
+/// ("metamask.io.fix-wallet.com").
+fn is_well_known(host: &str) -> bool {
+    WELL_KNOWN.iter().any(|domain| {
+        host.strip_suffix(domain)
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+    })
 }
 
 fn is_email(word: &str) -> bool {

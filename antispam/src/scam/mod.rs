@@ -238,11 +238,13 @@ impl ScamRules {
                 skeletons.push(skeleton);
             }
         }
-        // A DFA: every message is scanned, and the terms are few enough
-        // for its table to stay small.
+        // A contiguous NFA: every message is scanned, and with four
+        // thousand terms a DFA's table no longer stays in cache beside the
+        // model (measured: the NFA scans as fast and the whole check is
+        // faster, p99 most of all).
         let matcher = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
             .build(&skeletons)?;
         Ok(Self { matcher, patterns })
     }
