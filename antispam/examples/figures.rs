@@ -89,6 +89,7 @@ fn main() {
         "crypto-spam-holdout.txt",
         "crypto-spam-holdout2.txt",
         "crypto-spam-families.txt",
+        "crypto-spam-tuning6.txt",
     ] {
         fs.extend(lines(&format!("{f}/{file}")));
     }
@@ -97,6 +98,7 @@ fn main() {
         "crypto-ham-holdout.txt",
         "crypto-ham-holdout2.txt",
         "crypto-ham-hard.txt",
+        "crypto-ham-tuning6.txt",
     ] {
         fh.extend(lines(&format!("{f}/{file}")));
     }
@@ -119,6 +121,7 @@ fn main() {
             ("crypto-spam-holdout3.txt", "crypto-ham-holdout3.txt"),
             ("crypto-spam-holdout4.txt", "crypto-ham-holdout4.txt"),
             ("crypto-spam-holdout5.txt", "crypto-ham-holdout5.txt"),
+            ("crypto-spam-tuning6.txt", "crypto-ham-tuning6.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

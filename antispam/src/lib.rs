@@ -12,9 +12,12 @@
 //!   phrase, wallet drainers, giveaways, fund recovery, contact off
 //!   Telegram, presale offers, fake official events, investment, jobs paid
 //!   in crypto, adult and dating, gambling, hyped offers, listings and
-//!   audits sold to admins for a fee) in en, fr, es,
-//!   pt, de, ru, tr; a warning ("always a scam", "es timo") with no bait
-//!   is never deleted, by them or by the classifier.
+//!   audits sold to admins for a fee, loans, accounts, cash and bank
+//!   cards traded in private) in en, fr, es, pt, de, ru, tr; each is a
+//!   lure and a way out (bait, "write to me", "who wants it?"), not a
+//!   phrase. A warning ("always a scam", "es timo") with no bait, or
+//!   naming the scammer's account, or citing a wallet's own site, is
+//!   never deleted, by them or by the classifier.
 //! - [`content`]: phrase families (en, fr, ru), stop phrases, links and
 //!   their domains, only-a-link or only-a-mention, sending people to an
 //!   account, shouting, forwards, emoji.

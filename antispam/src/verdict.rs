@@ -38,6 +38,8 @@ pub enum Rule {
     AdultOrGambling,
     HypedOffer,
     PaidService,
+    LoanOffer,
+    PrivateDeal,
 }
 
 impl Rule {
@@ -66,6 +68,8 @@ impl Rule {
                 | Self::AdultOrGambling
                 | Self::HypedOffer
                 | Self::PaidService
+                | Self::LoanOffer
+                | Self::PrivateDeal
         )
     }
 
@@ -106,6 +110,8 @@ impl Rule {
             Self::AdultOrGambling => "adult_or_gambling",
             Self::HypedOffer => "hyped_offer",
             Self::PaidService => "paid_service",
+            Self::LoanOffer => "loan_offer",
+            Self::PrivateDeal => "private_deal",
         }
     }
 }

@@ -65,9 +65,13 @@ fn judge_line(compiled: &CompiledPolicy, i: usize, text: &str) -> ulias_antispam
 #[test]
 fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
     let compiled = policy(Mode::Normal);
-    let spam = ["crypto-spam.txt", "crypto-spam-families.txt"]
-        .map(lines)
-        .concat();
+    let spam = [
+        "crypto-spam.txt",
+        "crypto-spam-families.txt",
+        "crypto-spam-tuning6.txt",
+    ]
+    .map(lines)
+    .concat();
     for (i, text) in spam.iter().enumerate() {
         let verdict = judge_line(&compiled, i, text);
         assert!(
@@ -83,9 +87,13 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
 #[test]
 fn no_crypto_ham_fixture_is_touched() {
     let compiled = policy(Mode::Normal);
-    let ham = ["crypto-ham.txt", "crypto-ham-hard.txt"]
-        .map(lines)
-        .concat();
+    let ham = [
+        "crypto-ham.txt",
+        "crypto-ham-hard.txt",
+        "crypto-ham-tuning6.txt",
+    ]
+    .map(lines)
+    .concat();
     for (i, text) in ham.iter().enumerate() {
         let verdict = judge_line(&compiled, i, text);
         assert!(

@@ -15,13 +15,51 @@ pub struct Bait {
     /// A phone number in international form.
     pub phone: Option<String>,
     pub email: bool,
+    /// Every foreign link goes to a wallet's, an explorer's or an
+    /// exchange's own site (or a subdomain of it), not to a lookalike.
+    pub well_known: bool,
 }
+
+/// Sites a warning points to ("more at support.metamask.io"): wallets,
+/// explorers, trackers, large exchanges, code hosting, fraud reporting.
+const WELL_KNOWN: &[&str] = &[
+    "metamask.io",
+    "ledger.com",
+    "trezor.io",
+    "trustwallet.com",
+    "phantom.app",
+    "ethereum.org",
+    "bitcoin.org",
+    "etherscan.io",
+    "bscscan.com",
+    "polygonscan.com",
+    "arbiscan.io",
+    "basescan.org",
+    "solscan.io",
+    "tonscan.org",
+    "tronscan.org",
+    "coingecko.com",
+    "coinmarketcap.com",
+    "binance.com",
+    "coinbase.com",
+    "kraken.com",
+    "github.com",
+    "revoke.cash",
+    "chainabuse.com",
+    "ic3.gov",
+];
 
 impl Bait {
     /// The bait in a lowercased message.
     pub fn of(text: &str, allowed_domains: &[String]) -> Self {
         let mut bait = Self::default();
         for word in text.split_whitespace() {
+            // An account or an e-mail has an "@", a link a dot or a
+            // scheme: most words have none, and are skipped unread.
+            let maybe = word.bytes().any(|b| b == b'@' || b == b'.') || word.contains("http");
+            if !maybe {
+                continue;
+            }
             let word = word.trim_matches(|c| is_wrapping(c) || matches!(c, '«' | '»' | ':' | ';'));
             if word.starts_with('@') && word.len() > 1 {
                 bait.account.get_or_insert_with(|| word.to_owned());
@@ -33,6 +71,8 @@ impl Bait {
                     .iter()
                     .any(|d| host == *d || host.ends_with(&format!(".{d}")));
                 if !allowed {
+                    let first = bait.link.is_none();
+                    bait.well_known = (first || bait.well_known) && is_well_known(&host);
                     bait.link.get_or_insert(host);
                 }
             }
@@ -44,6 +84,12 @@ impl Bait {
     /// Any bait at all.
     pub fn any(&self) -> bool {
         self.link.is_some() || self.contact()
+    }
+
+    /// Links only to well-known sites, and no contact: what a warning
+    /// may carry ("more at support.metamask.io").
+    pub fn only_well_known(&self) -> bool {
+        self.well_known && !self.contact()
     }
 
     /// A way to reach someone: an account, a phone number or an e-mail.
@@ -64,6 +110,15 @@ impl Bait {
         }
         self.email.then(|| "an e-mail address".to_owned())
     }
+}
+
+/// A well-known site or one of its subdomains, not a lookalike
+/// ("metamask.io.fix-wallet.com").
+fn is_well_known(host: &str) -> bool {
+    WELL_KNOWN.iter().any(|domain| {
+        host.strip_suffix(domain)
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+    })
 }
 
 fn is_email(word: &str) -> bool {
@@ -123,5 +178,9 @@ mod tests {
         assert!(bait.email && bait.account.is_none());
         assert_eq!(bait.link.as_deref(), Some("x.io"));
         assert!(!Bait::of("the chart looks fine", &allowed).any());
+        assert!(Bait::of("more at https://support.metamask.io", &allowed).only_well_known());
+        assert!(!Bait::of("see metamask.io.wallet-fix.com", &allowed).only_well_known());
+        assert!(!Bait::of("etherscan.io and fix-wallet.io", &allowed).only_well_known());
+        assert!(!Bait::of("ledger.com or @ledger_help", &allowed).only_well_known());
     }
 }

@@ -25,6 +25,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let reach = contact || bait.link.is_some() || has(Pointer);
     // The same, a messenger aside: naming WhatsApp is no way out of itself.
     let reach_besides = bait.contact() || has(GoPrivate) || bait.link.is_some() || has(Pointer);
+    // What a lure (money, a bot, a job, a loan, a date) needs besides: any
+    // way out, a social network to continue on ("on Instagram"), or the
+    // offer put as a question ("who wants it?").
+    let lure_reach = reach || has(Social) || has(Invite);
     let mut out = Vec::new();
     let mut add = |rule, why: String| out.push((rule, why));
     // Staff named next to an account is talk ("the devs, @dev, said…")
@@ -49,14 +53,31 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             || has(Giveaway)
             || has(Bonus)
             || has(Unlock));
-    if has(Secret) && (has(HandOver) || has(GoPrivate) || bait.any() || demanded) {
+    // Handing the secret over is the scam when something asks for it (a
+    // check, a fix, a threat, staff, a reward, a problem); a member
+    // importing their own phrase into a new wallet is not.
+    let asked = has(Verify)
+        || has(Repair)
+        || has(Threat)
+        || has(Unlock)
+        || has(Staff)
+        || has(OfficialEvent)
+        || has(Giveaway)
+        || has(Bonus)
+        || has(Problem)
+        || has(Recover);
+    if has(Secret) && ((has(HandOver) && asked) || has(GoPrivate) || bait.any() || demanded) {
         add(Rule::SeedPhrase, format!("asks for the {}", quote(Secret)));
     }
     // "Your wallet is flagged, check it at this link": a threat, a link,
     // and something to do there.
-    let threatened = has(Threat) && bait.link.is_some() && (has(Verify) || has(HandOver));
+    let threatened = has(Threat)
+        && (bait.link.is_some() || bait.contact() || has(GoPrivate))
+        && (has(Verify) || has(HandOver));
     if has(Wallet)
-        && ((has(Repair) && (bait.link.is_some() || has(Threat) || contact)) || threatened)
+        && ((has(Repair)
+            && (bait.link.is_some() || contact || (has(Threat) && (has(Pointer) || has(Secret)))))
+            || threatened)
     {
         add(
             Rule::WalletDrainer,
@@ -97,30 +118,68 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // Talk of gains ("x100 from here?", "thanks to X I made 2x") is no
     // offer: pumps and testimonials need a way out, returns and bots a
     // way out or a voucher ("100% legit").
-    let testimonial = has(Credit) && has(Gain);
-    let vouched = has(Credit) || has(Reassure);
-    let promised = has(Returns) || has(Bot);
-    if (promised && (reach || vouched)) || ((testimonial || has(Pump)) && reach) {
+    // Thanks to the team or the community are a member's.
+    let praise = has(Credit) && !has(OurSide);
+    let testimonial = praise && has(Gain);
+    let vouched = praise || has(Reassure);
+    // A bot is an offer when it makes money ("3 % a day", "+240 %").
+    let bot_earns = has(Bot) && (has(Gain) || has(Money) || has(Reassure) || praise);
+    let promised = has(Returns) || bot_earns;
+    // A stranger's "we met at …" with an opportunity, and money named
+    // with a gain behind "write to me", are the same offer.
+    let opener =
+        (has(WeMet) || has(WrongNumber)) && (has(Opportunity) || has(Returns) || has(Invest));
+    let paid_privately = has(GoPrivate) && has(Gain) && (has(Pay) || has(Money) || has(Invite));
+    if (promised && (lure_reach || vouched))
+        || ((testimonial || has(Pump) || has(Opportunity)) && lure_reach)
+        || opener
+        || paid_privately
+    {
         add(
             Rule::Investment,
             format!(
                 "{} by private contact or a link",
-                first(&[Returns, Pump, Bot, Credit])
+                first(&[Returns, Pump, Bot, Opportunity, Credit, Pay])
             ),
         );
     }
-    if has(Job) && has(Pay) && reach {
+    if has(Job) && has(Pay) && lure_reach {
         add(
             Rule::JobOffer,
             format!("{} paid {}", quote(Job), quote(Pay)),
         );
     }
+    // Adult content and dates sold for crypto, and a casino's bonus or
+    // code worth an amount ("300 % bonus, code MOON"), need no other way
+    // out: the payment or the code is the bait.
     let dating = has(Girls) && has(Dating);
-    if (has(Adult) || has(Gambling) || dating) && reach {
+    let adult_paid = (has(Adult) || dating) && (lure_reach || has(Pay));
+    let casino_bonus = has(Casino) && (has(Bonus) || has(Code)) && has(Money);
+    if adult_paid || casino_bonus || (has(Gambling) && reach) {
         add(
             Rule::AdultOrGambling,
-            format!("{} promoted", first(&[Adult, Gambling, Girls])),
+            format!("{} promoted", first(&[Adult, Casino, Gambling, Girls])),
         );
+    }
+    // A loan in crypto, "no KYC", by private contact.
+    if has(Loan) && (has(Pay) || has(Reassure) || has(Fee) || has(Money)) && lure_reach {
+        add(
+            Rule::LoanOffer,
+            format!("{} offered by private contact", quote(Loan)),
+        );
+    }
+    // Accounts, channels and followers bought or sold; cash for crypto
+    // at the best rate; bank cards rented out.
+    let accounts = has(Sell) && has(Goods) && (lure_reach || has(Pay));
+    let cash = has(Cash) && has(Rate) && lure_reach;
+    let mules = has(Mule) && (has(Pay) || has(Money)) && lure_reach;
+    if accounts || cash || mules {
+        let what = if accounts {
+            format!("{} {}", quote(Sell), quote(Goods))
+        } else {
+            first(&[Cash, Mule])
+        };
+        add(Rule::PrivateDeal, format!("{what} by private contact"));
     }
     // "Everyone in this group, sign up here" with no link written out:
     // the link hides behind the words.
@@ -294,6 +353,86 @@ mod tests {
                 "{text}: {:?}",
                 rules_of(text)
             );
+        }
+    }
+
+    #[test]
+    fn holdout5_families_are_caught_in_other_words() {
+        let table: &[(&str, &str)] = &[
+            (
+                "Mein Sniper-Bot hat +280 % gemacht, wer ihn haben will, schreibt mir",
+                "investment",
+            ),
+            (
+                "Mon robot d'arbitrage fait 2 % par jour, qui veut le lien en mp ?",
+                "investment",
+            ),
+            (
+                "Garotas solteiras da sua cidade, pagamento em cripto, veja meu perfil",
+                "adult_or_gambling",
+            ),
+            (
+                "Krypto-Casino: 400 % Willkommensbonus und 150 Freispiele, Code BTC400",
+                "adult_or_gambling",
+            ),
+            (
+                "Heimarbeit am Handy, 90 € pro Tag in USDT, keine Erfahrung nötig, schreibt mir privat",
+                "job_offer",
+            ),
+            (
+                "Murat Hoca sayesinde 2 bin dolarımı 18 bine çıkardı, Instagram: @murathoca.kripto",
+                "investment",
+            ),
+            (
+                "Gracias a mi mentora pasé de 500 a 7.000 USDT, escríbanle",
+                "investment",
+            ),
+            (
+                "Займ в криптовалюте без проверок, до 10000 USDT, пишите в лс",
+                "loan_offer",
+            ),
+            (
+                "Vendo cuentas de Telegram y canales con 30k seguidores, pago en cripto, DM",
+                "private_deal",
+            ),
+            (
+                "I can bring 10k real holders and trending to your token, message me for prices",
+                "paid_service",
+            ),
+            (
+                "Sorry, wrong number. By the way, do you invest in crypto? I have a great opportunity",
+                "investment",
+            ),
+            (
+                "Your wallet was flagged, verify it within 24 hours, contact @wallet_guard",
+                "wallet_drainer",
+            ),
+            ("Want to earn crypto from your phone? DM me", "investment"),
+        ];
+        for (text, rule) in table {
+            assert!(
+                rules_of(text).contains(rule),
+                "{text}: {:?}",
+                rules_of(text)
+            );
+        }
+    }
+
+    #[test]
+    fn members_bots_sales_loans_and_warnings_naming_an_account_fire_nothing() {
+        for text in [
+            "MEV bots sandwiched my swap, set slippage lower next time",
+            "I'm selling my old Ledger Nano S because I upgraded, anyone in Lyon?",
+            "A loan against my BTC on Aave made more sense than selling, the rate is 4 %",
+            "My portfolio grew from 2k to 5k this cycle, mostly thanks to holding",
+            "Beware of @fake_support_desk, it asks for your seed phrase, report it to the admins",
+            "Someone named @crypto_anna_fx keeps promising 5 % a day in DMs, scammer, report and block",
+            "Achtung: Die Admins schreiben niemals zuerst. Wer nach der Seed-Phrase fragt, ist ein Betrüger. Mehr: https://support.metamask.io",
+            "Who wants to help translate the docs? Write here in the chat",
+            "Hi, is this about the blockchain conference? We met at the booth, great talk",
+            "The casino spammer from yesterday got banned, thanks mods",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
         }
     }
 

@@ -110,6 +110,40 @@ pub enum Concept {
     Never,
     /// Unlock, release, freischalten: what a secret is asked "to" do.
     Unlock,
+    /// Instagram and other networks a lure continues on.
+    Social,
+    /// "Who wants it?", "interested?": an offer put as a question.
+    Invite,
+    /// Casinos, betting, free spins: gambling itself, not "promo code".
+    Casino,
+    /// A code to type in.
+    Code,
+    /// Loans, credit.
+    Loan,
+    /// Selling, for sale.
+    Sell,
+    /// Accounts, channels, groups, followers: what account sellers sell.
+    Goods,
+    /// "We met at …": a stranger pretending to know the reader.
+    WeMet,
+    /// "A great investment opportunity for you".
+    Opportunity,
+    /// An amount of money or a percentage ("$500", "70 USDT", "3 %").
+    Money,
+    /// "Sorry, wrong number": a stranger's opener.
+    WrongNumber,
+    /// Investing, trading, an opportunity: what the opener leads to.
+    Invest,
+    /// Report, block: what a warning asks to do with an account.
+    Report,
+    /// The team, the community, the project: praise a member gives.
+    OurSide,
+    /// Cash for crypto.
+    Cash,
+    /// "Best rate, any city": a dealer's boast.
+    Rate,
+    /// Bank cards and accounts rented out.
+    Mule,
 }
 
 impl Concept {
@@ -189,9 +223,10 @@ impl ScamRules {
         let mut skeletons = Vec::new();
         for (concept, terms) in terms::TERMS {
             for term in *terms {
+                // "made $" is a dollar sign; "dm$" ends a word.
                 let (text, ends_word) = match term.strip_suffix('$') {
-                    Some(text) => (text, true),
-                    None => (*term, false),
+                    Some(text) if !text.ends_with(' ') => (text, true),
+                    _ => (*term, false),
                 };
                 let skeleton = skeleton_of(&text.to_lowercase());
                 patterns.push(Pattern {
@@ -203,11 +238,13 @@ impl ScamRules {
                 skeletons.push(skeleton);
             }
         }
-        // A DFA: every message is scanned, and the terms are few enough
-        // for its table to stay small.
+        // A contiguous NFA: every message is scanned, and with four
+        // thousand terms a DFA's table no longer stays in cache beside the
+        // model (measured: the NFA scans as fast and the whole check is
+        // faster, p99 most of all).
         let matcher = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
             .build(&skeletons)?;
         Ok(Self { matcher, patterns })
     }
@@ -242,12 +279,39 @@ impl ScamRules {
         verdict: &mut Verdict,
     ) -> Tone {
         let mut found = self.concepts(&text.skeleton);
-        if amounts::more_back(&text.text) {
+        let money = amounts::money(&text.text);
+        if money.more_back {
             found.add(Concept::MoreBack, "more back than sent");
         }
+        if money.grows {
+            found.add(Concept::Gain, "a sum grown threefold");
+        }
+        if money.named {
+            found.add(Concept::Money, "an amount of money");
+        }
+        if amounts::big_multiplier(&text.text) {
+            found.add(Concept::Pump, "a call of 5x or more");
+        }
         let bait = Bait::of(&text.text, allowed_domains);
-        if !bait.any() {
-            let asks = is_question(&text.text) && !found.sells_a_service();
+        // A warning pointing to the wallet's own site, or naming the
+        // scammer's account ("beware of @fake_support, it's fake"), is
+        // still a warning: it calls the scam by its name and sends nobody
+        // anywhere.
+        let warns_with_a_source = bait.only_well_known() && found.is_protective();
+        let names_the_scammer = bait.link.is_none()
+            && bait.phone.is_none()
+            && !bait.email
+            && found.is_protective()
+            && found.has(Concept::Denounce)
+            && !found.has(Concept::Recover)
+            && !found.has(Concept::Credit)
+            && (!found.has(Concept::GoPrivate)
+                || found.has(Concept::Never)
+                || found.has(Concept::Report));
+        if !bait.any() || warns_with_a_source || names_the_scammer {
+            // "Who wants the link?" is an offer, not a question.
+            let asks =
+                is_question(&text.text) && !found.sells_a_service() && !found.has(Concept::Invite);
             if found.is_protective() || trusted || asks {
                 let warning = found.is_protective() && found.has(Concept::Denounce);
                 return if warning { Tone::Warning } else { Tone::Plain };

@@ -27,6 +27,10 @@ pub const VERIFY: &[&str] = &[
     "doğrula",
     "onayla",
     "teyit",
+    "kyc",
+    "check it",
+    "vérifier",
+    "überprüf",
 ];
 
 /// "We need your …": a demand for the reader's secret, a [`super::Concept::HandOver`] term.

@@ -1,13 +1,15 @@
 //! The words of each [`Concept`], in English, French, Spanish, Portuguese,
 //! German, Russian and Turkish. A term matches where a word starts and may
 //! run on (a stem: "synchron" is "synchronise", "synchronisez", …); a term
-//! ending in `$` must also end a word ("dm$" is not "dmed"). Matched on the
+//! ending in `$` must also end a word ("dm$" is not "dmed"; after a space,
+//! as in "made $", it is a dollar sign). Matched on the
 //! confusables skeleton, lowercase, like the rest of the engine.
 
 mod contact;
 mod dating;
 mod demand;
 mod jobs;
+mod lures;
 mod messengers;
 mod money;
 mod offers;
@@ -67,4 +69,20 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::WeOffer, services::WE_OFFER),
     (Concept::Never, warning::NEVER),
     (Concept::Unlock, demand::UNLOCK),
+    (Concept::Social, lures::SOCIAL),
+    (Concept::Invite, lures::INVITE),
+    (Concept::Casino, lures::CASINO),
+    (Concept::Code, lures::CODE),
+    (Concept::Loan, lures::LOAN),
+    (Concept::Sell, lures::SELL),
+    (Concept::Goods, lures::GOODS),
+    (Concept::WeMet, lures::WE_MET),
+    (Concept::Opportunity, lures::OPPORTUNITY),
+    (Concept::WrongNumber, lures::WRONG_NUMBER),
+    (Concept::Invest, lures::INVEST),
+    (Concept::Report, warning::REPORT),
+    (Concept::OurSide, people::OUR_SIDE),
+    (Concept::Cash, lures::CASH),
+    (Concept::Rate, lures::RATE),
+    (Concept::Mule, lures::MULE),
 ];

@@ -214,6 +214,20 @@ pub const PRESALE: &[&str] = &[
     "private runde",
     "privatrunde",
     "özel tur",
+    "otc$",
+    "otc deal",
+    "otc-deal",
+    "below market",
+    "under market",
+    "sous le prix du marché",
+    "por debajo del precio",
+    "abaixo do preço",
+    "unter marktpreis",
+    "unter dem marktpreis",
+    "ниже рынка",
+    "ниже рыночной",
+    "piyasanın altında",
+    "piyasa fiyatının altında",
 ];
 
 pub const OFFICIAL_EVENT: &[&str] = &[
@@ -404,4 +418,5 @@ pub const RECEIVE: &[&str] = &[
     "geri al",
     "alırsın",
     "alacaksın",
+    "back$",
 ];
