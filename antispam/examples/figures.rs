@@ -122,6 +122,7 @@ fn main() {
             ("crypto-spam-holdout4.txt", "crypto-ham-holdout4.txt"),
             ("crypto-spam-holdout5.txt", "crypto-ham-holdout5.txt"),
             ("crypto-spam-tuning6.txt", "crypto-ham-tuning6.txt"),
+            ("crypto-spam-holdout6.txt", "crypto-ham-holdout6.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {
