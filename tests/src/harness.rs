@@ -18,7 +18,7 @@ use ulias_agents::runner::{Runner, RunnerConfig};
 use ulias_agents::sandbox::Sandbox;
 use ulias_agents::schemas::OutputSchemas;
 use ulias_agents::spec::Catalogue;
-use ulias_agents::tools::{Checks, ToolRegistry, Toolbox, Workspace};
+use ulias_agents::tools::{Checks, ReadLog, ToolContext, ToolRegistry, Toolbox, Workspace};
 use ulias_core::clock::{Clock, ManualClock};
 use ulias_core::domain::{NewTask, Task};
 use ulias_core::settings::{BudgetSettings, PoolSettings, Settings, Tier, ToolProtocol};
@@ -129,6 +129,21 @@ impl Harness {
         Engine {
             runner: self.runner.clone(),
             config: EngineConfig::default(),
+        }
+    }
+
+    /// What a tool sees when `agent` calls it in `task`, as the runner
+    /// builds it, with a read log of its own.
+    pub fn tool_context(&self, task: &Task, agent: &str) -> ToolContext {
+        ToolContext {
+            store: self.db.store.clone(),
+            clock: self.runner.clock.clone(),
+            task: task.clone(),
+            agent: agent.to_owned(),
+            embedder: self.runner.embedder.clone(),
+            alerter: self.runner.alerter.clone(),
+            reads: ReadLog::default(),
+            catalogue: self.runner.catalogue.clone(),
         }
     }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use secrecy::SecretString;
 use serde_json::{Value, json};
 use ulias_agents::runner::RunMode;
-use ulias_agents::tools::{Infra, ReadLog, Research, ToolContext, ToolRegistry, Toolbox};
+use ulias_agents::tools::{Infra, Research, ToolContext, ToolRegistry, Toolbox};
 use ulias_core::domain::{DecisionStatus, Task};
 use ulias_core::settings::{ProxmoxSettings, Settings};
 use ulias_tests::fake_chain::offline_reader;
@@ -32,16 +32,7 @@ async fn harness(settings: &Settings, turns: Vec<Value>) -> Harness {
 }
 
 fn context(h: &Harness, task: &Task, agent: &str) -> ToolContext {
-    ToolContext {
-        store: h.db.store.clone(),
-        clock: h.runner.clock.clone(),
-        task: task.clone(),
-        agent: agent.to_owned(),
-        embedder: h.runner.embedder.clone(),
-        alerter: h.runner.alerter.clone(),
-        reads: ReadLog::default(),
-        catalogue: h.runner.catalogue.clone(),
-    }
+    h.tool_context(task, agent)
 }
 
 /// Calls `tool` as `agent` would, as the runner calls a tool it may run.

@@ -11,7 +11,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 use ulias_agents::runner::RunMode;
 use ulias_agents::sandbox::Sandbox;
-use ulias_agents::tools::{Checks, Hosts, ReadLog, ToolContext, Workspace};
+use ulias_agents::tools::{Checks, Hosts, ToolContext, Workspace};
 use ulias_core::clock::Clock;
 use ulias_core::domain::{DecisionStatus, Task};
 use ulias_core::settings::{
@@ -58,16 +58,7 @@ fn limits(timeout_seconds: u64, network: bool) -> SandboxSettings {
 }
 
 fn context(h: &Harness, task: &Task, agent: &str) -> ToolContext {
-    ToolContext {
-        store: h.db.store.clone(),
-        clock: h.runner.clock.clone(),
-        task: task.clone(),
-        agent: agent.to_owned(),
-        embedder: h.runner.embedder.clone(),
-        alerter: h.runner.alerter.clone(),
-        reads: ReadLog::default(),
-        catalogue: h.runner.catalogue.clone(),
-    }
+    h.tool_context(task, agent)
 }
 
 async fn call(h: &Harness, ctx: &ToolContext, tool: &str, args: Value) -> Result<Value, String> {
