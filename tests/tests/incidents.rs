@@ -332,3 +332,53 @@ async fn a_diagnosis_that_needs_the_ceo_asks_with_buttons_and_do_it_queues_the_a
     assert_eq!(fix.status, TaskStatus::Completed);
     assert_eq!(h.llm.played(), 4);
 }
+
+#[tokio::test]
+async fn an_incident_left_without_its_agent_by_a_crash_is_attended_at_a_later_check() {
+    let web = FakeService::start().await;
+    web.set_down(true);
+    let checks = Checks::new(vec![service("web", web.health_url())], Hosts::none());
+    let turns = vec![
+        call("http_check", json!({})),
+        monitor_report("down"),
+        finish(
+            json!({"summary": "web answers 503", "root_cause": "suspected: a crash",
+                      "actions": [], "needs_decision": false, "confidence": 0.8}),
+        ),
+    ];
+    let options = Options {
+        checks: Some(checks),
+        ..Options::default()
+    };
+    let h = Harness::with(options, turns).await;
+    // Opened, then the process died before its event was written.
+    let orphan =
+        h.db.store
+            .open_incident("web", "answered 503", h.clock.now())
+            .await
+            .unwrap()
+            .unwrap();
+    h.clock.advance(TimeDelta::minutes(15));
+
+    monitor_job(&h).await;
+    let engine = h.engine();
+    engine.drain().await.unwrap();
+    engine.drain().await.unwrap();
+
+    let incident = h.db.store.incident(orphan.id).await.unwrap();
+    let agent_task =
+        h.db.store
+            .task(incident.task_id.expect("the incident agent was queued"))
+            .await
+            .unwrap();
+    assert_eq!(
+        (agent_task.agent.as_str(), agent_task.status),
+        ("incident", TaskStatus::Completed)
+    );
+    assert_eq!(
+        h.db.store.incidents(10).await.unwrap().len(),
+        1,
+        "still one incident"
+    );
+    assert_eq!(h.llm.played(), 3);
+}

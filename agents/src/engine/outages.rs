@@ -29,6 +29,9 @@ pub const OBJECTIVE_DONE_EVENT: &str = "objective_done";
 const QUEUED_DIRECTLY: &[&str] = &[super::finish::LEARNER, super::effects::CONNECTOR];
 /// Event tasks come before the day's routine work.
 const EVENT_PRIORITY: i64 = 8;
+/// How long an open incident may wait for its incident agent's task
+/// before its event is emitted again (dispatch takes one tick).
+const UNATTENDED_AFTER: TimeDelta = TimeDelta::minutes(10);
 /// How many events one tick dispatches at most.
 const EVENTS_PER_TICK: usize = 20;
 
@@ -50,6 +53,7 @@ impl Engine {
                 .open_incident(&check.service, &check.detail, now)
                 .await?
             else {
+                self.attend_if_forgotten(&check.service, task).await?;
                 continue;
             };
             self.tell(
@@ -59,9 +63,35 @@ impl Engine {
                     .with("detail", &incident.detail),
             )
             .await;
-            let payload = json!({"incident": incident.id, "service": incident.service,
-                                 "detail": incident.detail, "found_by": task.agent, "task": task.id});
-            store.emit_event(INCIDENT_EVENT, &payload, now).await?;
+            self.emit_incident(&incident, task).await?;
+        }
+        Ok(())
+    }
+
+    /// `event:incident` for `incident`, found by `task`'s checks.
+    async fn emit_incident(&self, incident: &Incident, task: &Task) -> Result<(), StoreError> {
+        let payload = json!({"incident": incident.id, "service": incident.service,
+                             "detail": incident.detail, "found_by": task.agent, "task": task.id});
+        self.runner
+            .store
+            .emit_event(INCIDENT_EVENT, &payload, self.runner.clock.now())
+            .await
+    }
+
+    /// An incident still open with no incident agent's task long after it
+    /// opened (a crash between opening it and emitting its event): the
+    /// event is emitted again, so the incident is never left unattended.
+    async fn attend_if_forgotten(&self, service: &str, task: &Task) -> Result<(), StoreError> {
+        let store = &self.runner.store;
+        let Some(open) = store.open_incident_of(service).await? else {
+            return Ok(());
+        };
+        let waited = self.runner.clock.now() - open.opened_at;
+        let attended =
+            open.task_id.is_some() || self.runner.catalogue.get(INCIDENT_AGENT).is_none();
+        if !attended && waited >= UNATTENDED_AFTER {
+            tracing::warn!(incident = open.id, %service, "an open incident had no incident agent: queued again");
+            self.emit_incident(&open, task).await?;
         }
         Ok(())
     }

@@ -6,8 +6,9 @@
 //!
 //! Crash semantics: opening is one `INSERT … ON CONFLICT DO NOTHING`, so a
 //! crash after it leaves the incident open and the next "down" finds it;
-//! the incident agent's task is tied to it afterwards, and an incident
-//! found open with no task gets one on the next check.
+//! the incident agent's task is tied to it when its event is dispatched,
+//! and the engine emits the event again for an incident found open with
+//! no task ten minutes after it opened.
 
 use chrono::{DateTime, Utc};
 
