@@ -20,3 +20,4 @@ pub mod fake_service;
 pub mod fake_telegram;
 pub mod fake_x;
 pub mod harness;
+pub mod repo;

@@ -4,8 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -16,6 +15,7 @@ use ulias_agents::tools::{ReadLog, ToolContext, Workspace};
 use ulias_core::domain::{DecisionStatus, Task};
 use ulias_core::settings::WorkspaceSettings;
 use ulias_tests::harness::{Harness, Options, prompts_dir};
+use ulias_tests::repo::git;
 
 /// A repository on `main` with one commit, inside the workspace root, and
 /// a folder outside it.
@@ -28,18 +28,6 @@ struct Fixture {
 
 const LIB: &str =
     "pub fn answer() -> u32 {\n    41\n}\n\npub fn twice() -> Vec<u32> {\n    vec![41, 41]\n}\n";
-
-fn git(repo: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.org"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "git {args:?}: {output:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
 
 fn fixture() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
@@ -79,14 +67,8 @@ async fn harness(fixture: &Fixture, turns: Vec<Value>) -> Harness {
 /// What a tool sees when `agent` calls it in `task`, with its own read log.
 fn context(h: &Harness, task: &Task, agent: &str, reads: &ReadLog) -> ToolContext {
     ToolContext {
-        store: h.db.store.clone(),
-        clock: h.runner.clock.clone(),
-        task: task.clone(),
-        agent: agent.to_owned(),
-        embedder: h.runner.embedder.clone(),
-        alerter: h.runner.alerter.clone(),
         reads: reads.clone(),
-        catalogue: h.runner.catalogue.clone(),
+        ..h.tool_context(task, agent)
     }
 }
 

@@ -6,9 +6,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
 
-use std::path::Path;
-use std::process::Command;
-
 use chrono::TimeDelta;
 use serde_json::{Value, json};
 use ulias_agents::alerts::keys;
@@ -22,6 +19,7 @@ use ulias_core::domain::{
 use ulias_core::settings::{SandboxSettings, ServiceSettings, WorkspaceSettings};
 use ulias_tests::fake_service::FakeService;
 use ulias_tests::harness::{Harness, Options};
+use ulias_tests::repo::git;
 
 fn finish(arguments: Value) -> Value {
     json!({"tool_calls": [{"name": "finish", "arguments": arguments}]})
@@ -29,18 +27,6 @@ fn finish(arguments: Value) -> Value {
 
 fn call(tool: &str, arguments: Value) -> Value {
     json!({"tool_calls": [{"name": tool, "arguments": arguments}]})
-}
-
-fn git(repo: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.org"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "git {args:?}: {output:?}");
-    String::from_utf8(output.stdout).unwrap()
 }
 
 async fn claimed(h: &Harness, agent: &str, pipeline: Pipeline) -> Task {

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::{Value, json};
@@ -19,18 +19,7 @@ use ulias_core::settings::{
 };
 use ulias_tests::fake_service::FakeService;
 use ulias_tests::harness::{Harness, Options};
-
-fn git(repo: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.org"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "git {args:?}: {output:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
+use ulias_tests::repo::git;
 
 /// A repository with one tracked file, as the workspace's only root.
 fn repo() -> (tempfile::TempDir, PathBuf, Workspace) {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use ulias_agents::runner::RunMode;
-use ulias_agents::tools::{ReadLog, ToolContext, Workspace};
+use ulias_agents::tools::Workspace;
 use ulias_core::settings::WorkspaceSettings;
 use ulias_tests::harness::{Harness, Options};
 
@@ -140,16 +140,7 @@ async fn harness(fixture: &Fixture, turns: Vec<Value>) -> Harness {
 /// Calls `tool` as the runner would, for the Explorer.
 async fn call(h: &Harness, tool: &str, args: Value) -> Result<Value, String> {
     let task = h.claimed_task("explorer", json!({})).await;
-    let ctx = ToolContext {
-        store: h.db.store.clone(),
-        clock: h.runner.clock.clone(),
-        task,
-        agent: "explorer".into(),
-        embedder: h.runner.embedder.clone(),
-        alerter: h.runner.alerter.clone(),
-        reads: ReadLog::default(),
-        catalogue: h.runner.catalogue.clone(),
-    };
+    let ctx = h.tool_context(&task, "explorer");
     let tool = h.runner.tools.built(tool).unwrap();
     tool.run(&ctx, args).await.map_err(|e| e.to_string())
 }
