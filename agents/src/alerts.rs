@@ -75,6 +75,7 @@ pub const ALERT_KEYS: &[&str] = &[
     keys::PROPOSAL_AUTOMATIC,
     keys::INCIDENT_OPENED,
     keys::INCIDENT_RESOLVED,
+    keys::UTILITY_SKIPPED,
 ];
 
 /// The alert keys, with the values each one carries.
@@ -105,6 +106,9 @@ pub mod keys {
     pub const INCIDENT_OPENED: &str = "alert-incident-opened";
     /// `incident`, `service`, `minutes`.
     pub const INCIDENT_RESOLVED: &str = "alert-incident-resolved";
+    /// `operation`, `task`, `attempts`, `templates`, `error` (the last
+    /// failed run's last line).
+    pub const UTILITY_SKIPPED: &str = "alert-utility-skipped";
 }
 
 /// Sends alerts to people.

@@ -22,10 +22,14 @@
 //!   (complete, wait for the team, ask the CEO, retry, report an incident).
 //! - [`chain`]: chain, market and explorer data, read-only; the Scanner's
 //!   deterministic pre-check and day-7 arithmetic.
+//! - [`brand`]: the brand kit drawn as PNG images (templates, memes).
+//! - [`site`]: the Webdev's site templates, built into static bundles and
+//!   checked (links, HTML, the official address) before publication.
 //! - [`alerts`], [`untrusted`], [`tokens`]: small shared pieces.
 
 pub mod alerts;
 pub mod answer;
+pub mod brand;
 pub mod ceo_intel;
 pub mod chain;
 pub mod director;
@@ -42,7 +46,9 @@ pub mod sandbox;
 pub mod scheduler;
 pub mod schemas;
 pub mod simulation;
+pub mod site;
 pub mod spec;
 pub mod tokens;
 pub mod tools;
 pub mod untrusted;
+pub mod x_text;

@@ -8,9 +8,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use ulias_core::domain::ValidationKind;
+use ulias_core::domain::{PublicationTarget, ValidationKind};
 
-use crate::schemas::{BrandDirections, FaqAnswer, PostDraft, SiteDraft, UtilityPlan};
+use crate::schemas::{BrandDirections, BrandKit, FaqAnswer, PostDraft, SiteDraft, UtilityPlan};
 
 /// The payload field the typed content lives in.
 pub const CONTENT: &str = "content";
@@ -19,8 +19,15 @@ pub const CONTENT: &str = "content";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Content {
-    /// One post (X or Telegram).
-    Post { text: String },
+    /// One post (X or Telegram), with its images (asset ids, at most 4)
+    /// and the post it answers (an X mention).
+    Post {
+        text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        images: Vec<i64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reply_to: Option<String>,
+    },
     /// Posts sent in order, each replying to the one before.
     Thread { parts: Vec<String> },
     /// A message pinned in the group.
@@ -30,27 +37,53 @@ pub enum Content {
         question: String,
         options: Vec<String>,
     },
-    /// Images sent together, with a caption.
+    /// Images sent together, with a caption: images by URL, and made
+    /// images (asset ids: the brand's previews or its kit), sent as files.
     Album {
         images: Vec<String>,
         caption: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        assets: Vec<i64>,
     },
     /// An account's profile.
-    Profile {
-        name: Option<String>,
-        bio: Option<String>,
-    },
-    /// A site, from a template and its fields.
+    Profile(Profile),
+    /// A site, from a template and its fields: the bundle `build` of the
+    /// operation's site, checked before it was proposed.
     Site {
         template: String,
         fields: Value,
         url: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        build: Option<u32>,
     },
     /// A utility to release.
     Utility { template: String, config: Value },
     /// A document the team acts on by hand.
     Dossier { text: String },
 }
+
+/// An account's new profile: texts, and images from the brand kit (asset
+/// ids). The "automated" label has no API: the team sets it by hand.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Profile {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub bio: Option<String>,
+    /// The profile picture's asset id (400×400).
+    #[serde(default)]
+    pub picture: Option<i64>,
+    /// The banner's asset id (1500×500).
+    #[serde(default)]
+    pub banner: Option<i64>,
+}
+
+/// X's limits on a profile (characters).
+const X_PROFILE_NAME: usize = 50;
+const X_PROFILE_BIO: usize = 160;
+/// X's limits on a poll: 2–4 options of at most 25 characters.
+const X_POLL_OPTIONS: usize = 4;
+const X_POLL_OPTION_CHARS: usize = 25;
 
 /// Arguments of a publish tool that cannot become content.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -62,6 +95,10 @@ pub struct ContentError(String);
 #[serde(deny_unknown_fields)]
 pub struct PostArgs {
     pub text: String,
+    /// Images to attach: asset ids from the brand kit (at most 4).
+    #[serde(default)]
+    #[schemars(length(max = 4))]
+    pub images: Vec<i64>,
     /// The X account to post from, when the operation has several.
     #[serde(default)]
     pub account: Option<String>,
@@ -93,15 +130,24 @@ pub struct PollArgs {
 pub struct ProfileArgs {
     pub name: Option<String>,
     pub bio: Option<String>,
+    /// The profile picture: an asset id from the brand kit.
+    #[serde(default)]
+    pub picture: Option<i64>,
+    /// The banner: an asset id from the brand kit.
+    #[serde(default)]
+    pub banner: Option<i64>,
 }
 
-/// `site_publish`: the built site to publish.
+/// `site_publish`'s content: the checked bundle its `run` vetted.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SiteArgs {
     pub template: String,
     pub fields: Value,
     pub url: Option<String>,
+    /// The bundle's number among the operation's builds.
+    #[serde(default)]
+    pub build: Option<u32>,
 }
 
 /// `utility_publish`: the utility to release.
@@ -153,10 +199,12 @@ impl Content {
             }
             "x_profile_update" => {
                 let profile: ProfileArgs = parse(tool, args)?;
-                Self::Profile {
+                Self::Profile(Profile {
                     name: profile.name,
                     bio: profile.bio,
-                }
+                    picture: profile.picture,
+                    banner: profile.banner,
+                })
             }
             "site_publish" => {
                 let site: SiteArgs = parse(tool, args)?;
@@ -164,6 +212,7 @@ impl Content {
                     template: site.template,
                     fields: site.fields,
                     url: site.url,
+                    build: site.build,
                 }
             }
             "utility_publish" => {
@@ -176,9 +225,14 @@ impl Content {
             _ if kind == ValidationKind::Pinned => Self::Pinned {
                 text: parse::<PostArgs>(tool, args)?.text,
             },
-            _ => Self::Post {
-                text: parse::<PostArgs>(tool, args)?.text,
-            },
+            _ => {
+                let post: PostArgs = parse(tool, args)?;
+                Self::Post {
+                    text: post.text,
+                    images: post.images,
+                    reply_to: None,
+                }
+            }
         })
     }
 
@@ -191,6 +245,8 @@ impl Content {
                 }
                 Some(PostDraft { parts, .. }) => Self::Post {
                     text: parts.join("\n\n"),
+                    images: Vec::new(),
+                    reply_to: None,
                 },
                 None => Self::dossier(output),
             },
@@ -200,23 +256,34 @@ impl Content {
                 },
                 None => Self::dossier(output),
             },
-            ValidationKind::Album => match read::<BrandDirections>(output) {
-                Some(directions) => Self::Album {
-                    images: Vec::new(),
-                    caption: directions
-                        .directions
-                        .iter()
-                        .map(|d| format!("{} — {}", d.name, d.palette.join(" ")))
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                },
-                None => Self::dossier(output),
-            },
+            ValidationKind::Album => {
+                if let Some(directions) = read::<BrandDirections>(output) {
+                    return Self::Album {
+                        images: Vec::new(),
+                        caption: directions
+                            .directions
+                            .iter()
+                            .map(|d| format!("{} — {}", d.name, d.palette.join(" ")))
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                        assets: directions.directions.iter().map(|d| d.preview).collect(),
+                    };
+                }
+                match read::<BrandKit>(output) {
+                    Some(kit) => Self::Album {
+                        images: Vec::new(),
+                        caption: kit.direction,
+                        assets: kit.assets,
+                    },
+                    None => Self::dossier(output),
+                }
+            }
             ValidationKind::Site => match read::<SiteDraft>(output) {
                 Some(site) => Self::Site {
                     template: site.template,
                     fields: site.fields,
                     url: None,
+                    build: site.build,
                 },
                 None => Self::dossier(output),
             },
@@ -279,6 +346,7 @@ impl Content {
                 return Ok(Self::Album {
                     images: album.images,
                     caption: album.caption,
+                    assets: Vec::new(),
                 });
             }
             ValidationKind::Post | ValidationKind::Pinned | ValidationKind::Dossier => "tg_post",
@@ -298,16 +366,95 @@ impl Content {
         payload
     }
 
+    /// Whether it is a new post on the account's timeline (what the
+    /// one-post-per-interval rule counts): threads and profiles are not.
+    pub fn is_post(&self) -> bool {
+        matches!(self, Self::Post { .. } | Self::Poll { .. })
+    }
+
+    /// The post it answers, if any.
+    pub fn reply_to(&self) -> Option<&str> {
+        match self {
+            Self::Post { reply_to, .. } => reply_to.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The asset ids of the images it carries.
+    pub fn images(&self) -> &[i64] {
+        match self {
+            Self::Post { images, .. } => images,
+            Self::Album { assets, .. } => assets,
+            _ => &[],
+        }
+    }
+
+    /// Whether `target` takes it as it is: on X, each post within 280
+    /// weighted characters (a URL counts 23, emoji and CJK count 2), a poll
+    /// of 2–4 options of at most 25 characters, a profile's name and bio
+    /// within 50 and 160. Checked when the validation is created, so the
+    /// team never approves what the platform would refuse.
+    pub fn check_for(&self, target: PublicationTarget) -> Result<(), ContentError> {
+        if target != PublicationTarget::X {
+            return Ok(());
+        }
+        match self {
+            Self::Poll { options, .. } => {
+                if options.len() > X_POLL_OPTIONS {
+                    return Err(ContentError(format!(
+                        "an X poll has at most {X_POLL_OPTIONS} options, not {}",
+                        options.len()
+                    )));
+                }
+                if let Some(long) = options
+                    .iter()
+                    .find(|o| o.chars().count() > X_POLL_OPTION_CHARS)
+                {
+                    return Err(ContentError(format!(
+                        "X poll options are at most {X_POLL_OPTION_CHARS} characters: \"{long}\""
+                    )));
+                }
+            }
+            Self::Profile(profile) => {
+                let over = |text: &Option<String>, max: usize| {
+                    text.as_ref().is_some_and(|t| t.chars().count() > max)
+                };
+                if over(&profile.name, X_PROFILE_NAME) || over(&profile.bio, X_PROFILE_BIO) {
+                    return Err(ContentError(format!(
+                        "an X profile's name is at most {X_PROFILE_NAME} characters and its bio {X_PROFILE_BIO}"
+                    )));
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        for (index, text) in self.messages().iter().enumerate() {
+            let weight = crate::x_text::weighted_length(text);
+            if weight > crate::x_text::MAX_WEIGHT {
+                return Err(ContentError(format!(
+                    "post {} weighs {weight} on X (at most {}; a URL counts 23, emoji and CJK count 2): shorten it",
+                    index + 1,
+                    crate::x_text::MAX_WEIGHT
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// The texts sent one message each: a thread's parts, else the one text.
     pub fn messages(&self) -> Vec<String> {
         match self {
             Self::Thread { parts } => parts.clone(),
-            Self::Post { text } | Self::Pinned { text } | Self::Dossier { text } => {
+            Self::Post { text, .. } | Self::Pinned { text } | Self::Dossier { text } => {
                 vec![text.clone()]
             }
             Self::Album { caption, .. } => vec![caption.clone()],
             Self::Poll { question, .. } => vec![question.clone()],
-            Self::Profile { name, bio } => [name, bio].into_iter().flatten().cloned().collect(),
+            Self::Profile(profile) => [&profile.name, &profile.bio]
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
             Self::Site { url, template, .. } => {
                 vec![url.clone().unwrap_or_else(|| template.clone())]
             }
@@ -351,6 +498,27 @@ mod tests {
         };
         let payload = content.payload(json!({"tool": "poll_create", "args": {"x": 1}}));
         assert_eq!(Content::of(ValidationKind::Poll, &payload), Ok(content));
+    }
+
+    #[test]
+    fn the_designers_outputs_become_albums_of_their_images() {
+        let direction = |name: &str, preview: i64| {
+            json!({"name": name, "palette": ["#000000", "#111111", "#222222", "#FFFFFF"],
+                   "mood": "calm", "logo_prompt": "circle", "preview": preview})
+        };
+        let directions = json!({"directions": [direction("A", 4), direction("B", 5), direction("C", 6)],
+                                "confidence": 0.9});
+        let Content::Album {
+            assets, caption, ..
+        } = Content::from_output(ValidationKind::Album, &directions)
+        else {
+            panic!("directions are an album");
+        };
+        assert_eq!(assets, [4, 5, 6], "the three preview sheets");
+        assert!(caption.starts_with("A — #000000"), "{caption}");
+        let kit = json!({"direction": "A", "assets": [7, 8, 9], "confidence": 0.9});
+        let album = Content::from_output(ValidationKind::Album, &kit);
+        assert_eq!(album.images(), [7, 8, 9]);
     }
 
     #[test]

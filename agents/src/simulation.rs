@@ -9,12 +9,16 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta, Timelike, Utc};
 use ulias_core::clock::{Clock, ManualClock};
-use ulias_core::domain::{OperationId, Task, TaskId, TaskStatus, ValidationStatus};
-use ulias_core::store::{Store, StoreError};
+use ulias_core::domain::{
+    OperationId, PollPlatform, PublicationId, Task, TaskId, TaskStatus, ValidationKind,
+    ValidationStatus,
+};
+use ulias_core::store::{NewPoll, Store, StoreError};
 
 use crate::director::{Planned, PlanningError, plan_objective};
 use crate::engine::Engine;
 use crate::interpreter::{Interpreted, interpret};
+use crate::publications::Content;
 use crate::scheduler::{Scheduler, SchedulerError};
 
 /// The stand-in team's name on approvals.
@@ -239,12 +243,51 @@ impl Rehearsal {
                     ),
                 );
             } else {
-                self.engine.approve(validation.id, TEAM).await?;
+                let publication = self.engine.approve(validation.id, TEAM).await?;
                 say(now, format!("team       ✓ approved {what}"));
+                if validation.kind == ValidationKind::Poll {
+                    self.community_votes(publication, say).await?;
+                }
             }
             answered += 1;
         }
         Ok(answered)
+    }
+
+    /// The approved poll, as if the community had voted on it: it is
+    /// recorded as sent on Telegram and its options get votes, most for
+    /// the first (nothing leaves the process in a rehearsal).
+    async fn community_votes(
+        &self,
+        publication: PublicationId,
+        say: &mut dyn FnMut(DateTime<Utc>, String),
+    ) -> Result<(), SimulationError> {
+        let now = self.clock.now();
+        let job = self.store().publication(publication).await?;
+        let Ok(Content::Poll { question, options }) =
+            Content::of(ValidationKind::Poll, &job.payload)
+        else {
+            return Ok(());
+        };
+        let external_id = format!("simulated-{publication}");
+        let votes = simulated_votes(options.len());
+        let poll = NewPoll {
+            operation_id: job.operation_id,
+            publication_id: publication,
+            platform: PollPlatform::Telegram,
+            external_id: external_id.clone(),
+            question,
+            options,
+        };
+        self.store().record_poll(&poll, now).await?;
+        self.store()
+            .set_poll_counts(PollPlatform::Telegram, &external_id, &votes, 1, now)
+            .await?;
+        say(
+            now,
+            format!("community  votes on poll #{publication}: {votes:?}"),
+        );
+        Ok(())
     }
 
     /// Whether this is the first validation of the step chosen for rejection.
@@ -344,6 +387,13 @@ impl Rehearsal {
 }
 
 /// How a task is named in the rehearsal's lines.
+/// The rehearsal's votes: 40 for the first option, 10 fewer for each next.
+fn simulated_votes(options: usize) -> Vec<u64> {
+    (0..options)
+        .map(|i| 40_u64.saturating_sub(10 * i as u64))
+        .collect()
+}
+
 fn label(task: Option<&Task>) -> String {
     match task {
         Some(task) => match &task.step_key {

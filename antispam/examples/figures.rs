@@ -82,26 +82,20 @@ fn main() {
             details,
         );
     }
-    let mut fs = Vec::new();
-    let mut fh = Vec::new();
-    for file in [
-        "crypto-spam.txt",
-        "crypto-spam-holdout.txt",
-        "crypto-spam-holdout2.txt",
-        "crypto-spam-families.txt",
-        "crypto-spam-tuning6.txt",
-    ] {
-        fs.extend(lines(&format!("{f}/{file}")));
-    }
-    for file in [
-        "crypto-ham.txt",
-        "crypto-ham-holdout.txt",
-        "crypto-ham-holdout2.txt",
-        "crypto-ham-hard.txt",
-        "crypto-ham-tuning6.txt",
-    ] {
-        fh.extend(lines(&format!("{f}/{file}")));
-    }
+    // Every crypto fixture, as the README's `cat $F/crypto-spam*.txt`.
+    let fixtures = |prefix: &str| {
+        let mut names: Vec<String> = std::fs::read_dir(&f)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with(prefix) && name.ends_with(".txt"))
+            .collect();
+        names.sort();
+        names
+            .iter()
+            .flat_map(|name| lines(&format!("{f}/{name}")))
+            .collect::<Vec<_>>()
+    };
+    let (fs, fh) = (fixtures("crypto-spam"), fixtures("crypto-ham"));
     if want("shared") {
         show(
             "fixtures trained on shared",
@@ -111,6 +105,14 @@ fn main() {
     }
     if want("probs") {
         probs(&cs, &ch, &fs, &fh);
+    }
+    if want("rules-shared") {
+        // Real-world spam and chat written by nobody who saw the rules.
+        show(
+            "rules only, shared corpus",
+            &rules_only(&cs, &ch, &setup).unwrap(),
+            details,
+        );
     }
     if want("rules") {
         for (s, h) in [
@@ -155,7 +157,7 @@ fn probs(cs: &[String], ch: &[String], fs: &[String], fh: &[String]) {
             .collect();
         ps.sort_by(|a, b| b.0.total_cmp(&a.0));
         println!("== {name}");
-        for (p, t, k) in ps.iter().take(12) {
+        for (p, t, k) in ps.iter().take(30) {
             println!("  {p:.3} {} {t}", if *k { "known" } else { "scarce" });
         }
     };

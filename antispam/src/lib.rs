@@ -183,8 +183,16 @@ fn judge_message(
         .judge(&text, &policy.allowed_domains, trusted, &mut verdict);
     if let Some(model) = compiled.model.as_deref().filter(|_| !trusted) {
         model.judge(&text, &mut verdict);
-        if tone == scam::Tone::Warning {
-            verdict.cap(Rule::Classifier, 1.0, "a warning, with no link or contact");
+        match tone {
+            scam::Tone::Warning => {
+                verdict.cap(Rule::Classifier, 1.0, "a warning, with no link or contact");
+                // "The team will never contact you in DM" names what it warns of.
+                verdict.cap(Rule::DmScam, 0.5, "a warning, with no link or contact");
+            }
+            scam::Tone::Question => {
+                verdict.cap(Rule::Classifier, 1.0, "a question, with no link or contact");
+            }
+            scam::Tone::Plain => {}
         }
         let asks_the_bot = policy.bot_username.as_deref().is_some_and(|bot| {
             message

@@ -96,7 +96,12 @@ pub fn normalize(text: &str) -> Normalized {
         .map(str::to_lowercase)
         .collect();
     let shouting = is_shouting(&nfkc);
-    let text = lowercase(&nfkc);
+    let mut text = lowercase(&nfkc);
+    // A Turkish capital İ lowercases to "i" and a combining dot, which no
+    // term is written with ("İçeriden" is "içeriden").
+    if text.contains('\u{307}') {
+        text = text.replace("i\u{307}", "i");
+    }
     let skeleton = skeleton_of(&text);
     Normalized {
         text,

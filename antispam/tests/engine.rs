@@ -69,6 +69,12 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam.txt",
         "crypto-spam-families.txt",
         "crypto-spam-tuning6.txt",
+        "crypto-spam-holdout.txt",
+        "crypto-spam-holdout2.txt",
+        "crypto-spam-holdout3.txt",
+        "crypto-spam-holdout4.txt",
+        "crypto-spam-holdout5.txt",
+        "crypto-spam-holdout6.txt",
     ]
     .map(lines)
     .concat();
@@ -91,6 +97,12 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham.txt",
         "crypto-ham-hard.txt",
         "crypto-ham-tuning6.txt",
+        "crypto-ham-holdout.txt",
+        "crypto-ham-holdout2.txt",
+        "crypto-ham-holdout3.txt",
+        "crypto-ham-holdout4.txt",
+        "crypto-ham-holdout5.txt",
+        "crypto-ham-holdout6.txt",
     ]
     .map(lines)
     .concat();

@@ -68,8 +68,10 @@ pub enum Command {
 /// `ulias x …`
 #[derive(Debug, Subcommand)]
 pub enum XCommand {
-    /// Connect an account: its OAuth 2.0 user token is read from standard
-    /// input and stored encrypted with `x.token_key`.
+    /// Connect an account: its OAuth 2.0 user access token is read from
+    /// the first line of standard input, its refresh token (if any) from the
+    /// second; both are stored encrypted with `x.token_key`. Connecting
+    /// again resumes an account whose posts were paused.
     Connect {
         /// The account's handle, as playbooks and posts name it.
         account: String,
@@ -80,6 +82,11 @@ pub enum XCommand {
         /// account for them: a post cannot name another).
         #[arg(long, value_name = "ID")]
         operation: Option<i64>,
+        /// Seconds the access token has left (X's last 7,200); with a
+        /// refresh token it is refreshed before then.
+        #[arg(long, value_name = "SECONDS", default_value_t = 7200,
+              value_parser = clap::value_parser!(u32).range(60..))]
+        expires_in: u32,
     },
 }
 

@@ -148,6 +148,19 @@ pub const KEYS: &[&str] = &[
     "publication-unknown",
     "publication-failed",
     "publication-not-pinned",
+    "validation-reply-to",
+    "validation-images",
+    "validation-profile",
+    "publication-x-automated-label",
+    "x-refresh-failed",
+    "vote-tie",
+    "vote-decided",
+    "vote-decided-already",
+    "op-vote",
+    "op-vote-tied",
+    "vote-by-votes",
+    "vote-by-x_votes",
+    "vote-by-team",
     "button-resend",
     "publication-resent",
     "report-title",
@@ -325,6 +338,11 @@ pub const KEYS: &[&str] = &[
     "ntfy-outcome-timed-out",
     "ntfy-outcome-cancelled",
     "ntfy-more-in-chat",
+    // Utilities (the Builder): a skipped utility, a released command, /price.
+    "alert-utility-skipped-title",
+    "alert-utility-skipped-body",
+    "utility-released-command",
+    "utility-price-alerts",
 ];
 
 /// The texts of one language.

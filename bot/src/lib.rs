@@ -15,16 +15,21 @@
 //! - [`standins`]: loopback stand-ins (the chain, market and explorer)
 //!   for tests and `ulias simulate`.
 //!
+//! - [`site`], [`cloudflare`]: approved sites put online (Cloudflare Pages
+//!   and DNS); [`public_api`]: the read-only figures their widgets show.
+//!
 //! ntfy and the publishers arrive here with their issues; `core`, `agents`
 //! and `antispam` never depend on this crate.
 
 pub mod cli;
+pub mod cloudflare;
 pub mod commands;
 pub mod decision_text;
 pub mod http;
 pub mod i18n;
 pub mod logging;
 pub mod ntfy;
+pub mod public_api;
 pub mod report;
 pub mod site;
 pub mod standins;

@@ -159,6 +159,48 @@ async fn the_market_client_picks_the_most_liquid_pair_on_the_chain_asked() {
 }
 
 #[tokio::test]
+async fn the_socials_listed_for_a_token_are_read_from_its_pairs_once_each() {
+    let chain = simulation_chain().await;
+    chain.update(|fixture| {
+        let token = &mut fixture.tokens[0];
+        token
+            .socials
+            .push(("Discord".to_owned(), "https://discord.gg/pepe2".to_owned()));
+        let second = FixturePair {
+            address: "0x00000000000000000000000000000000000000f1".to_owned(),
+            liquidity_usd: 900.0,
+            ..token.pairs[0].clone()
+        };
+        token.pairs.push(second);
+    });
+    let market = MarketClient::new(http(), chain.market_url().parse().unwrap(), TIMEOUT);
+
+    let socials = market.socials("base", PEP2, now()).await.unwrap().unwrap();
+
+    let links: Vec<(&str, &str)> = socials
+        .links
+        .iter()
+        .map(|l| (l.kind.as_str(), l.url.as_str()))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            ("website", "https://pepe2.example"),
+            ("twitter", "https://x.com/pepe2_base"),
+            ("telegram", "https://t.me/pepe2_base"),
+            ("discord", "https://discord.gg/pepe2"),
+        ],
+        "both pairs list the same links: each once, types in lower case"
+    );
+    assert_eq!(socials.links[0].label.as_deref(), Some("Website"));
+    assert_eq!(socials.source.kind, SourceKind::Market);
+    assert!(
+        market.socials("bsc", PEP2, now()).await.unwrap().is_none(),
+        "no pair on BSC, nothing listed"
+    );
+}
+
+#[tokio::test]
 async fn the_explorer_names_deployer_and_holders_and_refuses_a_wrong_key() {
     let chain = simulation_chain().await;
     let explorer_ok = explorer(&chain, "simulation-key");

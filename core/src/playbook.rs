@@ -29,6 +29,9 @@ text_enum! {
         CtoDossier => "cto_dossier",
         /// Hand the operation over, a manual step the team confirms.
         Handover => "handover",
+        /// Count the community vote over both platforms (a tie the X
+        /// votes cannot break waits for the team's choice).
+        VoteCount => "vote_count",
     }
 }
 

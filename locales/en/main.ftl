@@ -28,6 +28,13 @@ validation-album = Album of { $count } images:
 validation-site = Site to publish: { $url }
 validation-pinned = Pinned message:
 validation-poll = Poll: { $question }
+validation-reply-to = In reply to X post { $id }
+validation-images = Images: { $assets }
+validation-profile = X profile:
+    name: { $name }
+    bio: { $bio }
+    picture: { $picture } · banner: { $banner }
+    The "automated" label is set by hand afterwards (X has no API for it).
 validation-dossier = Dossier to handle by hand:
 validation-other = Content:
 button-approve = ✅ Approve
@@ -151,6 +158,16 @@ group-shortlist-line = • { $user }: { $clean } clean messages over { $weeks } 
 publication-unknown = ⚠️ Publication #{ $id } ({ $target }) was interrupted while sending: it may or may not have gone out. Check, then send it again only if it is missing.
 publication-failed = ❌ Publication #{ $id } ({ $target }) not sent: { $error }
 publication-not-pinned = 📌 Publication #{ $id } ({ $target }) was sent but Telegram refused to pin it: pin it by hand (and give me the right to pin).
+publication-x-automated-label = 🤖 Publication #{ $id }: the X profile is updated. X has no API for the "automated" label: set it by hand (Settings → Your account → Account information → Automation) with the managing account.
+x-refresh-failed = 🔑 X refused to refresh @{ $account }'s token ({ $reason }). Its posts are paused — none is lost: reconnect it with `ulias x connect { $account } --user-id …` and they go out.
+vote-tie = 🗳 Vote #{ $id } ({ $question }) is tied, on X too: { $totals }. Choose the winner:
+vote-decided = 🗳 Vote #{ $id }: { $winner } chosen by { $who }.
+vote-decided-already = This vote is decided already.
+op-vote = Vote: { $winner } ({ $by }) — { $totals }
+op-vote-tied = Vote: tied ({ $totals }), waiting for the team
+vote-by-votes = most votes
+vote-by-x_votes = tie broken by X votes
+vote-by-team = chosen by the team
 button-resend = 🔁 Send again
 publication-resent = Sending it again.
 
@@ -336,3 +353,8 @@ alert-incident-opened-title = 🔴 Incident #{ $incident }: { $service } is down
 alert-incident-opened-body = { $detail } The incident agent is on it.
 alert-incident-resolved-title = 🟢 Incident #{ $incident } closed: { $service } is back
 alert-incident-resolved-body = It was down for { $minutes } min.
+# Utilities (the Builder): a utility given up after three failed runs; a released command; /price.
+alert-utility-skipped-title = Operation #{ $operation }: utility skipped after { $attempts } failed runs
+alert-utility-skipped-body = Task #{ $task } tried { $templates }. Last error: { $error }
+utility-released-command = 🆕 New in this group: { $command } — { $description }
+utility-price-alerts = Price alerts for { $address } ({ $chain }): { $thresholds }. Prices from DexScreener.

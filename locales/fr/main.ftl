@@ -28,6 +28,13 @@ validation-album = Album de { $count } images :
 validation-site = Site à publier : { $url }
 validation-pinned = Message épinglé :
 validation-poll = Sondage : { $question }
+validation-reply-to = En réponse au post X { $id }
+validation-images = Images : { $assets }
+validation-profile = Profil X :
+    nom : { $name }
+    bio : { $bio }
+    photo : { $picture } · bannière : { $banner }
+    Le label « automatisé » se règle ensuite à la main (X n'a pas d'API pour cela).
 validation-dossier = Dossier à traiter à la main :
 validation-other = Contenu :
 button-approve = ✅ Approuver
@@ -151,6 +158,16 @@ group-shortlist-line = • { $user } : { $clean } messages propres en { $weeks }
 publication-unknown = ⚠️ Publication #{ $id } ({ $target }) interrompue pendant l'envoi : elle est peut-être partie, peut-être pas. Vérifiez, puis renvoyez-la seulement si elle manque.
 publication-failed = ❌ Publication #{ $id } ({ $target }) non envoyée : { $error }
 publication-not-pinned = 📌 La publication #{ $id } ({ $target }) est partie mais Telegram a refusé de l'épingler : épinglez-la à la main (et donnez-moi le droit d'épingler).
+publication-x-automated-label = 🤖 Publication #{ $id } : le profil X est à jour. X n'a pas d'API pour le label « automatisé » : activez-le à la main (Paramètres → Votre compte → Informations du compte → Automatisation) avec le compte gestionnaire.
+x-refresh-failed = 🔑 X a refusé de renouveler le jeton de @{ $account } ({ $reason }). Ses publications sont en pause — aucune n'est perdue : reconnectez-le avec `ulias x connect { $account } --user-id …` et elles partiront.
+vote-tie = 🗳 Le vote #{ $id } ({ $question }) est à égalité, sur X aussi : { $totals }. Choisissez le gagnant :
+vote-decided = 🗳 Vote #{ $id } : { $winner }, choisi par { $who }.
+vote-decided-already = Ce vote est déjà tranché.
+op-vote = Vote : { $winner } ({ $by }) — { $totals }
+op-vote-tied = Vote : égalité ({ $totals }), en attente de l'équipe
+vote-by-votes = le plus de voix
+vote-by-x_votes = égalité départagée par les voix X
+vote-by-team = choisi par l'équipe
 button-resend = 🔁 Renvoyer
 publication-resent = Elle repart.
 
@@ -336,3 +353,8 @@ alert-incident-opened-title = 🔴 Incident n° { $incident } : { $service } est
 alert-incident-opened-body = { $detail } L'agent d'incident s'en occupe.
 alert-incident-resolved-title = 🟢 Incident n° { $incident } clos : { $service } répond de nouveau
 alert-incident-resolved-body = Panne de { $minutes } min.
+# Utilitaires (le Builder) : un utilitaire abandonné après trois échecs ; une commande publiée ; /price.
+alert-utility-skipped-title = Opération n° { $operation } : utilitaire abandonné après { $attempts } essais ratés
+alert-utility-skipped-body = La tâche n° { $task } a essayé { $templates }. Dernière erreur : { $error }
+utility-released-command = 🆕 Nouveau dans ce groupe : { $command } — { $description }
+utility-price-alerts = Alertes de prix pour { $address } ({ $chain }) : { $thresholds }. Prix DexScreener.

@@ -20,6 +20,8 @@ pub struct TestDb {
     pub url: String,
     raw: RawPool,
     cleanup: Cleanup,
+    /// The folder for the files the organisation makes (`data_dir`).
+    files: TempDir,
 }
 
 enum RawPool {
@@ -44,6 +46,7 @@ impl TestDb {
             url,
             raw: RawPool::Sqlite(raw),
             cleanup: Cleanup::Folder(folder),
+            files: tempfile::tempdir().unwrap(),
         }
     }
 
@@ -70,7 +73,13 @@ impl TestDb {
             url,
             raw: RawPool::Postgres(raw),
             cleanup: Cleanup::Schema { admin_url, schema },
+            files: tempfile::tempdir().unwrap(),
         })
+    }
+
+    /// A folder of its own for made files (sites…), gone with the database.
+    pub fn files(&self) -> &std::path::Path {
+        self.files.path()
     }
 
     /// The same database through a new pool, as a second process would see it.

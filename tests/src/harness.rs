@@ -171,7 +171,8 @@ pub fn start() -> DateTime<Utc> {
 }
 
 /// The runtime on `db` with these pools, the shipped prompts, `clock`,
-/// `alerts` and `chain` for the chain tools.
+/// `alerts`, `chain` for the chain tools and the database's own folder for
+/// made files.
 pub fn assemble(
     db: &TestDb,
     pools: Vec<ModelPool>,
@@ -180,7 +181,8 @@ pub fn assemble(
     budgets: &BudgetSettings,
     chain: ChainReader,
 ) -> Runner {
-    let tools = Arc::new(ToolRegistry::standard(&Toolbox::offline(chain)));
+    let toolbox = Toolbox::offline(chain).with_data_dir(db.files().to_owned());
+    let tools = Arc::new(ToolRegistry::standard(&toolbox));
     let schemas = Arc::new(OutputSchemas::build().unwrap());
     let catalogue = Arc::new(Catalogue::load(prompts_dir(), &tools, &schemas).unwrap());
     let ledger = Ledger::new(

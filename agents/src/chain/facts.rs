@@ -18,7 +18,7 @@ use super::market::MarketClient;
 use super::rpc::RpcClient;
 use super::{ChainError, Source, SourceKind, Sourced};
 
-pub use super::market::MarketFacts;
+pub use super::market::{MarketFacts, SocialLink, TokenSocials};
 
 /// Holders asked of the explorer: enough for ten once pools and burn
 /// addresses are set aside.
@@ -186,6 +186,18 @@ impl ChainReader {
         let (name, clients) = self.clients(chain)?;
         let address = abi::parse_address(address)?;
         clients.market.token(name.as_str(), &address, now).await
+    }
+
+    /// The websites and social accounts listed for a token on the market site.
+    pub async fn read_socials(
+        &self,
+        chain: &str,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<TokenSocials>, ChainError> {
+        let (name, clients) = self.clients(chain)?;
+        let address = abi::parse_address(address)?;
+        clients.market.socials(name.as_str(), &address, now).await
     }
 
     fn clients(&self, chain: &str) -> Result<(ChainName, Clients), ChainError> {

@@ -69,6 +69,53 @@ struct Pair {
     market_cap: Option<f64>,
     #[serde(default)]
     pair_created_at: Option<i64>,
+    #[serde(default)]
+    info: Option<PairInfo>,
+}
+
+/// What the token's team listed on the market site: its websites and its
+/// social accounts.
+#[derive(Debug, Deserialize)]
+struct PairInfo {
+    #[serde(default)]
+    websites: Vec<Website>,
+    #[serde(default)]
+    socials: Vec<Social>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Website {
+    #[serde(default)]
+    label: Option<String>,
+    url: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Social {
+    #[serde(rename = "type")]
+    kind: String,
+    url: String,
+}
+
+/// A token's websites and social accounts, as listed on the market site.
+/// Every text comes from whoever listed the token: tools hand them to
+/// models as untrusted, and nothing here is ever fetched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TokenSocials {
+    /// `website`, `twitter`, `telegram`, `discord`…, with the address listed.
+    pub links: Vec<SocialLink>,
+    pub source: Source,
+}
+
+/// One listed link.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SocialLink {
+    /// `website` for a site, else the market site's type (`twitter`,
+    /// `telegram`, `discord`).
+    pub kind: String,
+    /// The website's label, when it has one.
+    pub label: Option<String>,
+    pub url: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -122,24 +169,78 @@ impl MarketClient {
         address: &str,
         now: DateTime<Utc>,
     ) -> Result<Option<MarketFacts>, ChainError> {
+        let best = self.best_pair(chain, address).await?;
+        let source = self.source(now);
+        best.map(|pair| self.facts(pair, &source)).transpose()
+    }
+
+    /// The websites and social accounts listed for `address` on `chain`
+    /// (its pairs' `info`, the most liquid pair first, duplicates once);
+    /// `None` when it has no pair there.
+    pub async fn socials(
+        &self,
+        chain: &str,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<TokenSocials>, ChainError> {
+        let mut pairs = self.pairs_on(chain, address).await?;
+        if pairs.is_empty() {
+            return Ok(None);
+        }
+        pairs.sort_by(|a, b| liquidity(b).total_cmp(&liquidity(a)));
+        let mut links: Vec<SocialLink> = Vec::new();
+        for info in pairs.into_iter().filter_map(|pair| pair.info) {
+            let websites = info.websites.into_iter().map(|site| SocialLink {
+                kind: "website".to_owned(),
+                label: site.label,
+                url: site.url,
+            });
+            let socials = info.socials.into_iter().map(|social| SocialLink {
+                kind: social.kind.to_ascii_lowercase(),
+                label: None,
+                url: social.url,
+            });
+            for link in websites.chain(socials) {
+                if !links.iter().any(|known| known.url == link.url) {
+                    links.push(link);
+                }
+            }
+        }
+        Ok(Some(TokenSocials {
+            links,
+            source: self.source(now),
+        }))
+    }
+
+    async fn best_pair(&self, chain: &str, address: &str) -> Result<Option<Pair>, ChainError> {
+        let pairs = self.pairs_on(chain, address).await?;
+        Ok(pairs
+            .into_iter()
+            .max_by(|a, b| liquidity(a).total_cmp(&liquidity(b))))
+    }
+
+    /// The token's pairs on `chain`.
+    async fn pairs_on(&self, chain: &str, address: &str) -> Result<Vec<Pair>, ChainError> {
         let mut url = self.endpoint.url.clone();
         url.path_segments_mut()
             .map_err(|()| self.endpoint.malformed("the market URL cannot take a path"))?
             .pop_if_empty()
             .extend(["latest", "dex", "tokens", address]);
         let answer: Answer = self.endpoint.json(self.http.get(url)).await?;
-        let best = answer
+        Ok(answer
             .pairs
             .unwrap_or_default()
             .into_iter()
             .filter(|pair| pair.chain_id.eq_ignore_ascii_case(chain))
-            .max_by(|a, b| liquidity(a).total_cmp(&liquidity(b)));
-        let source = Source {
+            .collect())
+    }
+
+    fn source(&self, now: DateTime<Utc>) -> Source {
+        Source {
             kind: SourceKind::Market,
             host: self.endpoint.host.clone(),
             read_at: now,
-        };
-        best.map(|pair| self.facts(pair, &source)).transpose()
+        }
     }
 
     fn facts(&self, pair: Pair, source: &Source) -> Result<MarketFacts, ChainError> {

@@ -28,7 +28,7 @@ use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use facts::{ChainReader, Holding, MarketFacts, TokenFacts};
+pub use facts::{ChainReader, Holding, MarketFacts, SocialLink, TokenFacts, TokenSocials};
 pub use precheck::{Check, Precheck, precheck};
 pub use verdict::{DailyFigures, Day7, Day7Outcome, day7_verdict};
 

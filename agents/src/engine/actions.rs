@@ -27,6 +27,7 @@ impl Engine {
         match action {
             StepAction::BuybackStart => self.buyback_not_built(task).await,
             StepAction::CtoDossier | StepAction::Handover => self.manual_step(task, action).await,
+            StepAction::VoteCount => self.count_vote(task).await,
         }
     }
 
@@ -96,7 +97,11 @@ impl Engine {
         Ok(Settled::AwaitingValidation)
     }
 
-    async fn refuse_action(&self, task: &Task, problem: &str) -> Result<Settled, StoreError> {
+    pub(super) async fn refuse_action(
+        &self,
+        task: &Task,
+        problem: &str,
+    ) -> Result<Settled, StoreError> {
         let now = self.runner.clock.now();
         self.runner
             .store

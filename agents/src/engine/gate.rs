@@ -5,11 +5,36 @@ use ulias_core::domain::{
     DecisionKind, DecisionOption, NewDecision, NewValidation, PublicationTarget, Task, TaskStatus,
     Urgency, ValidationKind, ValidationStatus, retry_backoff,
 };
-use ulias_core::store::StoreError;
+use ulias_core::store::{StoreError, UtilityRunStatus};
 
 use super::{Engine, Settled, answers_now};
 use crate::publications::Content;
 use crate::runner::{RunError, RunOutcome};
+
+/// The X post a mention-reply task answers.
+fn mention_of(task: &Task) -> Option<String> {
+    (task.kind.as_deref() == Some(super::MENTION_REPLY))
+        .then(|| {
+            task.input
+                .get(super::REPLY_TO_MENTION)?
+                .as_str()
+                .map(str::to_owned)
+        })
+        .flatten()
+}
+
+/// The tool that vets a site before the team sees it.
+const SITE_PUBLISH: &str = "site_publish";
+
+/// What a finished run's public output waits for.
+pub(super) enum Awaiting {
+    /// Nothing: the task completes.
+    Nothing,
+    /// The team's answer to a validation.
+    Team,
+    /// Nothing, ever: it may not be proposed (why).
+    Refused(String),
+}
 
 /// The verdict a gate step answers to stop its operation.
 const NO_GO: &str = "no_go";
@@ -51,11 +76,19 @@ impl Engine {
                 .await?;
             return Ok(Settled::OperationStopped);
         }
-        if self.awaits_validation(task, &outcome.output).await? {
-            store
-                .block_task(task.id, worker, &outcome.to_task_outcome(), now)
-                .await?;
-            return Ok(Settled::AwaitingValidation);
+        match self.awaits_validation(task, &outcome.output).await? {
+            Awaiting::Team => {
+                store
+                    .block_task(task.id, worker, &outcome.to_task_outcome(), now)
+                    .await?;
+                return Ok(Settled::AwaitingValidation);
+            }
+            Awaiting::Refused(reason) => {
+                store.fail_task(task.id, worker, &reason, now).await?;
+                self.report_incident(task, &reason).await;
+                return Ok(Settled::Failed);
+            }
+            Awaiting::Nothing => {}
         }
         store
             .complete_task(task.id, worker, &outcome.to_task_outcome(), now)
@@ -70,31 +103,86 @@ impl Engine {
         &self,
         task: &Task,
         output: &Value,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Awaiting, StoreError> {
         let store = &self.runner.store;
         let validations = store.validations_of_task(task.id).await?;
         if validations
             .iter()
             .any(|v| v.status == ValidationStatus::Pending)
         {
-            return Ok(true);
+            return Ok(Awaiting::Team);
         }
         if !task.requires_validation || !self.validation_required(task).await? {
-            return Ok(false);
+            return Ok(Awaiting::Nothing);
         }
         let (kind, target) = self.preview_kind(task, output);
+        let proposed = match kind {
+            // A site is proposed only as a checked bundle, vetted as a
+            // `site_publish` call would be.
+            ValidationKind::Site => match self.vetted_site(task, output).await {
+                Ok(content) => content,
+                Err(reason) => return Ok(Awaiting::Refused(reason)),
+            },
+            _ => Content::from_output(kind, output),
+        };
+        let content = match (proposed, mention_of(task)) {
+            // A reply to a mention answers that mention (the task's, never
+            // one the model names).
+            (Content::Post { text, images, .. }, Some(mention)) => Content::Post {
+                text,
+                images,
+                reply_to: Some(mention),
+            },
+            (content, _) => content,
+        };
+        // A utility without a green run of that config is never proposed
+        // (a skipped one was already told to the team).
+        if let Content::Utility { template, config } = &content {
+            use crate::tools::utility::release::{NotReleasable, releasable};
+            match releasable(store, task.operation_id, template, config).await {
+                Ok(_) => {}
+                Err(NotReleasable::Store(e)) => return Err(e),
+                // Skipped after three failures: the team was told, the
+                // operation goes on without it.
+                Err(NotReleasable::NotPassed {
+                    status: UtilityRunStatus::Skipped,
+                    ..
+                }) => return Ok(Awaiting::Nothing),
+                Err(why) => return Ok(Awaiting::Refused(why.to_string())),
+            }
+        }
         let validation = NewValidation {
             task_id: Some(task.id),
             operation_id: task.operation_id,
             kind,
             target,
-            payload: Content::from_output(kind, output)
+            payload: content
                 .payload(json!({"step": task.step_key, "title": task.title, "output": output})),
         };
         store
             .create_validation(&validation, self.runner.clock.now())
             .await?;
-        Ok(true)
+        Ok(Awaiting::Team)
+    }
+
+    /// The site a step's output proposes, through the `site_publish`
+    /// tool's vetting of the build it names: refused (with the reason)
+    /// when that build's latest check did not pass.
+    async fn vetted_site(&self, task: &Task, output: &Value) -> Result<Content, String> {
+        let runner = &self.runner;
+        let (Some(tool), Some(spec)) = (
+            runner.tools.built(SITE_PUBLISH),
+            runner.catalogue.get(task.agent.as_str()),
+        ) else {
+            return Err("no site can be proposed here: site_publish is not built".to_owned());
+        };
+        let build = output.get("build").cloned().unwrap_or(Value::Null);
+        let ctx = runner.tool_context(task, spec);
+        let args = tool
+            .run(&ctx, json!({"build": build}))
+            .await
+            .map_err(|e| format!("the site was not proposed: {e}"))?;
+        Content::from_tool(SITE_PUBLISH, ValidationKind::Site, &args).map_err(|e| e.to_string())
     }
 
     /// Whether the task's operation (if any) still asks for validations.
@@ -119,7 +207,9 @@ impl Engine {
             }
             Some("post_draft") => (ValidationKind::Post, PublicationTarget::X),
             Some("site_draft") => (ValidationKind::Site, PublicationTarget::Site),
-            Some("brand_directions") => (ValidationKind::Album, PublicationTarget::Telegram),
+            Some("brand_directions" | "brand_kit") => {
+                (ValidationKind::Album, PublicationTarget::Telegram)
+            }
             Some("faq_answer") => (ValidationKind::Pinned, PublicationTarget::Telegram),
             Some("utility_plan") => (ValidationKind::Utility, PublicationTarget::Telegram),
             _ => (ValidationKind::Dossier, PublicationTarget::Manual),

@@ -25,6 +25,7 @@ mod prereport;
 mod review;
 mod scanner;
 mod upkeep;
+mod vote;
 
 use chrono::TimeDelta;
 use ulias_core::domain::{Task, TaskStatus};
@@ -40,10 +41,18 @@ pub use self::decisions::{Applied, ApplyError};
 pub use self::effects::{CONNECTOR, ProposalPolicy};
 pub use self::incident::SIMPLIFIER;
 pub use self::scanner::{GO_NOGO_KINDS, SCANNER, overrule_go_nogo};
+pub use self::vote::{TieError, VOTE_SECTION};
 
 /// The kind of a community group's question: someone is waiting for its
 /// answer now (see [`answers_now`]).
 pub const GROUP_QUESTION: &str = "group_question";
+
+/// The kind of the CM's reply to an X mention: its input names the
+/// mention ([`REPLY_TO_MENTION`]), and the reply the team approves answers it.
+pub const MENTION_REPLY: &str = "mention_reply";
+
+/// The input field holding the X post a mention reply answers.
+pub const REPLY_TO_MENTION: &str = "reply_to_mention";
 
 /// Whether someone is waiting on this task right now (a group question):
 /// its answer is sent or dropped by its caller, never put to the CEO as a

@@ -91,7 +91,16 @@ pub(crate) async fn dispatch(
     }
     let outcome = match tool_spec.effect {
         Effect::Publish { kind, target } => {
-            let published = publish(call, kind, target, ctx).await;
+            // A built publish tool vets the call first (a site's check,
+            // say): what its `run` returns is what the content is made of.
+            let vetted = match registry.built(&call.name) {
+                Some(tool) => tool.run(ctx, call.arguments.clone()).await,
+                None => Ok(call.arguments.clone()),
+            };
+            let published = match vetted {
+                Ok(args) => publish(call, &args, kind, target, ctx).await,
+                Err(refused) => Err(refused),
+            };
             if let Ok(result) = &published
                 && result.get("publication_id").is_some()
             {
@@ -152,32 +161,63 @@ pub(crate) async fn dispatch(
     })
 }
 
-/// A publish call: its arguments become typed content (refused back to the
-/// model when they do not fit), then a validation for the team, or, when
-/// the team turned validation off for the operation, a publication.
+/// A publish call: its (vetted) arguments `args` become typed content
+/// (refused back to the model when they do not fit it or its target's
+/// limits), then a
+/// validation for the team, or, when the team turned validation off for
+/// the operation, a publication. A poll runs on each platform the
+/// operation has: Telegram, and X when it has an account there.
 async fn publish(
     call: &ToolCall,
+    args: &Value,
     kind: ValidationKind,
     target: PublicationTarget,
     ctx: &ToolContext,
 ) -> Result<Value, ToolError> {
-    let content = Content::from_tool(&call.name, kind, &call.arguments).map_err(|e| {
-        ToolError::InvalidArgs {
-            tool: "publish",
-            message: e.to_string(),
-        }
-    })?;
+    let refused = |message: String| ToolError::InvalidArgs {
+        tool: "publish",
+        message,
+    };
+    let content = Content::from_tool(&call.name, kind, args).map_err(|e| refused(e.to_string()))?;
+    let mut targets = vec![target];
+    if let (Content::Poll { .. }, Some(operation)) = (&content, ctx.task.operation_id)
+        && !ctx.store.accounts_of_operation(operation).await?.is_empty()
+    {
+        targets.push(PublicationTarget::X);
+    }
+    for target in &targets {
+        content
+            .check_for(*target)
+            .map_err(|e| refused(e.to_string()))?;
+    }
     let origin = json!({"tool": call.name, "args": call.arguments, "kind": kind});
     let payload = content.payload(origin);
+    let mut answers = Vec::new();
+    for target in targets {
+        answers.push(queue_for(ctx, kind, target, &payload).await?);
+    }
+    Ok(match answers.len() {
+        1 => answers.swap_remove(0),
+        _ => json!({"queued": answers}),
+    })
+}
+
+/// One target's validation (or, validation off, its publication).
+async fn queue_for(
+    ctx: &ToolContext,
+    kind: ValidationKind,
+    target: PublicationTarget,
+    payload: &Value,
+) -> Result<Value, ToolError> {
     if let Some(operation) = ctx.task.operation_id
         && !ctx.store.operation(operation).await?.validation_required
     {
         let queued = ctx
             .store
-            .publish_directly(operation, target, &payload, ctx.clock.now())
+            .publish_directly(operation, target, payload, ctx.clock.now())
             .await?;
         return Ok(
-            json!({"publication_id": queued, "status": "queued for publishing: the team turned validation off for this operation"}),
+            json!({"publication_id": queued, "target": target, "status": "queued for publishing: the team turned validation off for this operation"}),
         );
     }
     let validation = NewValidation {
@@ -185,13 +225,15 @@ async fn publish(
         operation_id: ctx.task.operation_id,
         kind,
         target,
-        payload,
+        payload: payload.clone(),
     };
     let created = ctx
         .store
         .create_validation(&validation, ctx.clock.now())
         .await?;
-    Ok(json!({"validation_id": created.id, "status": "waiting for the team's approval"}))
+    Ok(
+        json!({"validation_id": created.id, "target": target, "status": "waiting for the team's approval"}),
+    )
 }
 
 /// A destructive call runs for real only when the task carries

@@ -352,7 +352,7 @@ impl Runner {
         Ok(message.to_string())
     }
 
-    fn tool_context(&self, task: &Task, spec: &AgentSpec) -> ToolContext {
+    pub(crate) fn tool_context(&self, task: &Task, spec: &AgentSpec) -> ToolContext {
         ToolContext {
             store: self.store.clone(),
             clock: self.clock.clone(),

@@ -13,8 +13,16 @@
 //! default on Debian and Ubuntu); without them every command is refused,
 //! never run unsandboxed. The filesystem is the host's: what a command may
 //! change there is decided before it runs ([`classify`]).
+//!
+//! [`Sandbox::run_allowing`] opens an allowlist in that closed network: the
+//! command still has only its loopback, where a [`forward`]er relays
+//! connections through a Unix socket to a [`proxy`] on the host that only
+//! connects to the allowlisted `host:port` pairs. The command learns its
+//! routes from its environment (`ULIAS_ALLOW_<n>`, `HTTPS_PROXY`).
 
 pub mod classify;
+pub mod forward;
+mod proxy;
 
 use std::path::Path;
 use std::process::Stdio;
@@ -22,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
-use ulias_core::settings::SandboxSettings;
+use ulias_core::settings::{HostPort, SandboxSettings};
 
 /// Why a command could not be run at all.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +43,22 @@ pub enum SandboxError {
     /// The working folder does not exist.
     #[error("cannot run in {0}: not a folder")]
     NoFolder(String),
+    /// An allowlist was asked for, but its relay cannot be set up.
+    #[error("the sandbox's allowlist cannot be opened ({0}); nothing was run")]
+    NoForwarder(String),
+}
+
+/// The socket the forwarder reaches the host's proxy by, in the working
+/// folder (a Unix socket's path is at most 107 bytes).
+const PROXY_SOCKET: &str = ".ulias-sandbox.sock";
+const MAX_SOCKET_PATH: usize = 107;
+
+/// How the sandbox reaches its allowlist: the forwarder started inside,
+/// the proxy's socket, the pairs.
+struct Forwarding<'a> {
+    program: &'a Path,
+    socket: &'a Path,
+    allow: &'a [HostPort],
 }
 
 /// What a sandboxed command did.
@@ -80,12 +104,65 @@ impl Sandbox {
 
     /// Runs `script` with `sh -c` in `dir`, inside the sandbox.
     pub async fn run(&self, dir: &Path, script: &str) -> Result<Ran, SandboxError> {
+        self.run_with(dir, script, None).await
+    }
+
+    /// Runs `script` like [`run`](Self::run), in its own network namespace
+    /// whatever the settings say, reaching only the `allow` pairs (through
+    /// the forwarder, see the module's docs). An empty allowlist is no
+    /// network at all.
+    pub async fn run_allowing(
+        &self,
+        dir: &Path,
+        script: &str,
+        allow: &[HostPort],
+    ) -> Result<Ran, SandboxError> {
+        if allow.is_empty() {
+            let closed = Self::new(SandboxSettings {
+                network: false,
+                ..self.limits.clone()
+            });
+            return closed.run(dir, script).await;
+        }
+        // The forwarder runs in `dir`: the socket's path must not be relative.
+        let dir = &tokio::fs::canonicalize(dir)
+            .await
+            .map_err(|_| SandboxError::NoFolder(dir.display().to_string()))?;
+        if !dir.is_dir() {
+            return Err(SandboxError::NoFolder(dir.display().to_string()));
+        }
+        let program = self.limits.forwarder.as_deref().ok_or_else(|| {
+            SandboxError::NoForwarder("no `sandbox.forwarder` program is set".into())
+        })?;
+        let socket = dir.join(PROXY_SOCKET);
+        if socket.as_os_str().len() > MAX_SOCKET_PATH {
+            return Err(SandboxError::NoForwarder(format!(
+                "the folder's path is too long for a Unix socket: {}",
+                socket.display()
+            )));
+        }
+        let _proxy = proxy::Proxy::start(&socket, allow.to_vec())
+            .map_err(|e| SandboxError::NoForwarder(format!("{}: {e}", socket.display())))?;
+        let forwarding = Forwarding {
+            program,
+            socket: &socket,
+            allow,
+        };
+        self.run_with(dir, script, Some(&forwarding)).await
+    }
+
+    async fn run_with(
+        &self,
+        dir: &Path,
+        script: &str,
+        forwarding: Option<&Forwarding<'_>>,
+    ) -> Result<Ran, SandboxError> {
         if !dir.is_dir() {
             return Err(SandboxError::NoFolder(dir.display().to_string()));
         }
         let started = Instant::now();
         let mut child = self
-            .command(dir, script)
+            .command(dir, script, forwarding)
             .spawn()
             .map_err(|e| SandboxError::Unavailable(format!("unshare: {e}")))?;
         let cap = self.limits.max_output_bytes;
@@ -120,9 +197,10 @@ impl Sandbox {
         })
     }
 
-    fn command(&self, dir: &Path, script: &str) -> Command {
+    fn command(&self, dir: &Path, script: &str, forwarding: Option<&Forwarding<'_>>) -> Command {
         let limits = &self.limits;
         let mut command = Command::new("unshare");
+        command.env_clear();
         command.args([
             "--user",
             "--map-root-user",
@@ -130,13 +208,27 @@ impl Sandbox {
             "--fork",
             "--kill-child",
         ]);
-        let script = if limits.network {
-            script.to_owned()
-        } else {
-            command.arg("--net");
-            // The namespace's loopback starts down; bring it up so that a
-            // test server on 127.0.0.1 inside the sandbox still works.
-            format!("ip link set lo up 2>/dev/null\n{script}")
+        // The namespace's loopback starts down; bring it up so that a test
+        // server on 127.0.0.1 inside the sandbox still works.
+        let lo_up = "ip link set lo up 2>/dev/null";
+        let mut words: Vec<std::ffi::OsString> = Vec::new();
+        let script = match forwarding {
+            Some(forwarding) => {
+                command.arg("--net");
+                // The forwarder runs the script: `sh -c '…; exec "$@"' sh
+                // FORWARDER ARGS -- sh -c SCRIPT` needs no quoting.
+                words.push("sh".into());
+                words.push(forwarding.program.into());
+                words.extend(forward::args(forwarding.socket, forwarding.allow));
+                words.extend(["sh".into(), "-c".into(), script.into()]);
+                command.envs(forward::env(forwarding.allow));
+                format!("{lo_up}\nexec \"$@\"")
+            }
+            None if limits.network => script.to_owned(),
+            None => {
+                command.arg("--net");
+                format!("{lo_up}\n{script}")
+            }
         };
         command
             .args(["--", "prlimit"])
@@ -149,8 +241,8 @@ impl Sandbox {
             ))
             .args(["--", "sh", "-c"])
             .arg(script)
+            .args(words)
             .current_dir(dir)
-            .env_clear()
             .envs(&limits.env)
             .env("TERM", "dumb")
             .stdin(Stdio::null())

@@ -55,12 +55,39 @@ impl OutputSchema {
                 format!("{path}: {error}")
             })
             .collect();
+        let errors = match errors.is_empty() {
+            true => limits(self.name, output),
+            false => errors,
+        };
         if errors.is_empty() {
             Ok(())
         } else {
             Err(errors)
         }
     }
+}
+
+/// What a schema cannot say: a post draft goes to X, so each part must fit
+/// X's weighted length (a URL counts 23, emoji and CJK count 2).
+fn limits(schema: &str, output: &Value) -> Vec<String> {
+    if schema != "post_draft" {
+        return Vec::new();
+    }
+    let parts = output.get("parts").and_then(Value::as_array);
+    parts
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter_map(|(i, part)| {
+            let weight = crate::x_text::weighted_length(part.as_str()?);
+            (weight > crate::x_text::MAX_WEIGHT).then(|| {
+                format!(
+                    "/parts/{i}: weighs {weight} on X, at most {} (a URL counts 23, emoji and CJK count 2): shorten it",
+                    crate::x_text::MAX_WEIGHT
+                )
+            })
+        })
+        .collect()
 }
 
 /// Every output schema an agent file may name.
@@ -136,6 +163,7 @@ fn all_schemas() -> Vec<(&'static str, Value)> {
         ("daily_metrics", schema_value::<DailyMetrics>()),
         ("day7_verdict", schema_value::<Day7Verdict>()),
         ("brand_directions", schema_value::<BrandDirections>()),
+        ("brand_kit", schema_value::<BrandKit>()),
         ("site_draft", schema_value::<SiteDraft>()),
         ("post_draft", schema_value::<PostDraft>()),
         ("faq_answer", schema_value::<FaqAnswer>()),
@@ -152,7 +180,7 @@ mod tests {
     #[test]
     fn every_schema_compiles_and_requires_a_confidence() {
         let schemas = OutputSchemas::build().unwrap();
-        assert_eq!(schemas.names().count(), 22);
+        assert_eq!(schemas.names().count(), 23);
         for name in schemas.names() {
             let schema = schemas.get(name).unwrap().schema();
             let required = schema["required"].as_array().unwrap();
@@ -181,5 +209,24 @@ mod tests {
             errors.iter().any(|e| e.starts_with("/confidence:")),
             "{errors:?}"
         );
+    }
+
+    #[test]
+    fn a_post_draft_too_heavy_for_x_is_sent_back_naming_the_part() {
+        let schemas = OutputSchemas::build().unwrap();
+        let draft = schemas.get("post_draft").unwrap();
+        let fits = "a".repeat(250) + " https://example.org/a/long/path/under/the/limit";
+        assert!(
+            draft
+                .validate(&json!({"kind": "thread", "parts": [fits, "ok"], "confidence": 0.9}))
+                .is_ok(),
+            "a long URL counts 23"
+        );
+        let heavy = "🚀".repeat(141);
+        let errors = draft
+            .validate(&json!({"kind": "thread", "parts": ["ok", heavy], "confidence": 0.9}))
+            .unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].starts_with("/parts/1: weighs 282"), "{errors:?}");
     }
 }

@@ -323,6 +323,22 @@ pub struct BrandDirection {
     pub palette: Vec<String>,
     pub mood: String,
     pub logo_prompt: String,
+    /// The preview sheet's asset id, from `brand_render` with `what: preview`.
+    pub preview: i64,
+}
+
+/// The Designer's final kit for the approved direction.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BrandKit {
+    /// The approved direction's name.
+    pub direction: String,
+    /// The kit's asset ids, from `brand_render` with `what: kit`: logos,
+    /// profile picture, banner, OG image, group photo and the memes.
+    #[schemars(length(min = 1))]
+    pub assets: Vec<i64>,
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub confidence: Confidence,
 }
 
 /// The Webdev's site, as template fields.
@@ -332,6 +348,9 @@ pub struct SiteDraft {
     /// signal, classic, terminal or playful.
     pub template: String,
     pub fields: Value,
+    /// The build that passed site_check (what the team is shown).
+    #[serde(default)]
+    pub build: Option<u32>,
     #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: Confidence,
 }

@@ -9,7 +9,6 @@ use ulias_core::domain::{PublicationTarget as To, ValidationKind as Kind};
 use super::{AgentsAllowed, Effect, ToolSpec};
 
 const READ: Effect = Effect::Read;
-const WRITE: Effect = Effect::Write;
 
 const fn publish(kind: Kind, target: To) -> Effect {
     Effect::Publish { kind, target }
@@ -17,22 +16,12 @@ const fn publish(kind: Kind, target: To) -> Effect {
 
 /// `(name, effect, description)` of every declared tool.
 const DECLARED: &[(&str, Effect, &str)] = &[
-    ("socials_read", READ, "Read a token's social accounts."),
-    ("image_generate", WRITE, "Generate an image asset."),
-    ("brand_render", WRITE, "Render brand templates to PNG."),
     (
         "poll_create",
         publish(Kind::Poll, To::Telegram),
         "Propose a poll.",
     ),
     ("poll_results", READ, "Read a poll's results."),
-    ("site_build", WRITE, "Build a site from a template."),
-    ("site_check", READ, "Check a built site (links, address)."),
-    (
-        "site_publish",
-        publish(Kind::Site, To::Site),
-        "Propose a site for publication.",
-    ),
     ("x_post", publish(Kind::Post, To::X), "Propose a post on X."),
     (
         "x_thread",
@@ -56,16 +45,6 @@ const DECLARED: &[(&str, Effect, &str)] = &[
         "Propose the group's pinned message.",
     ),
     ("faq_lookup", READ, "Look up the operation's FAQ."),
-    (
-        "utility_build_and_test",
-        WRITE,
-        "Build and test a utility in the sandbox.",
-    ),
-    (
-        "utility_publish",
-        publish(Kind::Utility, To::Telegram),
-        "Propose a utility's release.",
-    ),
 ];
 
 /// The declared tools' specs. A publish tool's input is its content's

@@ -1,4 +1,4 @@
-//! `chain_read` and `market_read`: the Scanner's read-only view of a token,
+//! `chain_read`, `market_read` and `socials_read`: the Scanner's read-only view of a token,
 //! through the [`ChainReader`] built from settings. Texts that come from
 //! outside (a token's name, symbol, dex) reach the model wrapped as
 //! untrusted.
@@ -11,7 +11,7 @@ use ulias_core::domain::Task;
 use ulias_core::store::{Store, StoreError};
 
 use super::{AgentsAllowed, Effect, ToolContext, ToolError, TypedTool};
-use crate::chain::{ChainReader, MarketFacts, Precheck, TokenFacts, precheck};
+use crate::chain::{ChainReader, MarketFacts, Precheck, TokenFacts, TokenSocials, precheck};
 use crate::untrusted::wrap_untrusted;
 
 /// Only the Scanner reads chains.
@@ -128,6 +128,44 @@ impl TypedTool for MarketRead {
             mark_untrusted(market);
         }
         Ok(MarketView { market })
+    }
+}
+
+/// Reads the websites and social accounts listed for a token.
+pub struct SocialsRead(pub ChainReader);
+
+/// What `socials_read` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SocialsView {
+    /// None: the token has no pair on this chain, so nothing is listed.
+    pub socials: Option<TokenSocials>,
+}
+
+#[async_trait]
+impl TypedTool for SocialsRead {
+    const NAME: &'static str = "socials_read";
+    const DESCRIPTION: &'static str = "Read the websites and social accounts (X, Telegram, \
+        Discord) listed for a token on the market site. Context only: nothing is fetched.";
+    const EFFECT: Effect = Effect::Read;
+    const AGENTS: AgentsAllowed = AgentsAllowed::Only(SCANNER);
+    type Args = TokenArgs;
+    type Output = SocialsView;
+
+    async fn call(&self, ctx: &ToolContext, args: TokenArgs) -> Result<SocialsView, ToolError> {
+        let (chain, address) = resolve(ctx, args).await?;
+        let mut socials = self
+            .0
+            .read_socials(&chain, &address, ctx.clock.now())
+            .await
+            .map_err(|e| ToolError::Failed(e.to_string()))?;
+        for link in socials.iter_mut().flat_map(|s| s.links.iter_mut()) {
+            link.kind = wrap_untrusted("socials:kind", &link.kind);
+            link.url = wrap_untrusted("socials:url", &link.url);
+            if let Some(label) = link.label.as_mut() {
+                *label = wrap_untrusted("socials:label", label);
+            }
+        }
+        Ok(SocialsView { socials })
     }
 }
 

@@ -7,6 +7,7 @@
 mod ab_test;
 mod ai_job;
 mod alert;
+mod brand;
 mod calendar;
 mod catalogue;
 mod ceo;
@@ -33,9 +34,11 @@ mod roster;
 mod schedule;
 mod search;
 mod shell;
+mod site;
 mod sql;
 mod syntax;
 mod template;
+pub mod utility;
 mod workspace;
 
 use std::collections::BTreeMap;
@@ -60,7 +63,9 @@ pub use ai_job::{AiJob, JobKind};
 pub use alert::AlertTool;
 pub use calendar::Calendar;
 pub use ceo::{AllMetrics, AllObjectives, UserHistory, UserPatterns};
-pub use chain::{ChainRead, ChainView, MarketRead, MarketView, TokenArgs, token_of};
+pub use chain::{
+    ChainRead, ChainView, MarketRead, MarketView, SocialsRead, SocialsView, TokenArgs, token_of,
+};
 pub use code::{RepoEdit, RepoRead, RepoWrite};
 pub use deploy::{Rollback, SmartDeploy};
 pub use docker::{Docker, DockerAction};
@@ -288,6 +293,12 @@ pub struct Toolbox {
     pub research: Research,
     /// The CEO's calendar (`[ceo] calendar_url`), if configured.
     pub calendar: Option<secrecy::SecretString>,
+    /// Where made files go (brand images, sites, utilities): `data_dir`;
+    /// `None` offline, where the tools that make files refuse.
+    pub data_dir: Option<std::path::PathBuf>,
+    /// The public API the sites' live widgets read
+    /// (`[public_api].public_url`); none: the widgets stay empty.
+    pub site_api: Option<String>,
 }
 
 /// Why the tools could not be set up from settings.
@@ -322,6 +333,12 @@ impl Toolbox {
             infra: Infra::from_settings(settings)?,
             research: Research::from_settings(settings)?,
             calendar: settings.ceo.calendar_url.clone(),
+            data_dir: Some(settings.data_dir.clone()),
+            site_api: settings
+                .public_api
+                .public_url
+                .as_ref()
+                .map(ToString::to_string),
         })
     }
 
@@ -336,6 +353,8 @@ impl Toolbox {
             infra: Infra::none(),
             research: Research::none(),
             calendar: None,
+            data_dir: None,
+            site_api: None,
         }
     }
 
@@ -379,6 +398,13 @@ impl Toolbox {
     #[must_use]
     pub fn with_research(mut self, research: Research) -> Self {
         self.research = research;
+        self
+    }
+
+    /// The same, with made files under `data_dir`.
+    #[must_use]
+    pub fn with_data_dir(mut self, data_dir: std::path::PathBuf) -> Self {
+        self.data_dir = Some(data_dir);
         self
     }
 
@@ -456,6 +482,7 @@ impl ToolRegistry {
             Arc::new(Typed::new(FaqLookup)),
             Arc::new(Typed::new(ChainRead(chain.clone()))),
             Arc::new(Typed::new(MarketRead(chain.clone()))),
+            Arc::new(Typed::new(SocialsRead(chain.clone()))),
             Arc::new(Typed::new(Docker(infra.clone()))),
             Arc::new(Typed::new(LokiQuery(infra.clone()))),
             Arc::new(Typed::new(Proxmox(infra.clone()))),
@@ -478,7 +505,12 @@ impl ToolRegistry {
             declared: BTreeMap::new(),
             chain: chain.clone(),
         };
-        for tool in built {
+        let made = [
+            brand::tools(toolbox),
+            site::tools(toolbox),
+            utility::tools(toolbox),
+        ];
+        for tool in built.into_iter().chain(made.into_iter().flatten()) {
             registry.built.insert(tool.spec().name, tool);
         }
         for spec in catalogue::declared() {

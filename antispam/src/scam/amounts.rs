@@ -97,6 +97,76 @@ pub fn big_multiplier(text: &str) -> bool {
     })
 }
 
+/// Words that say money is given for nothing.
+pub const FREE_WORDS: &[&str] = &[
+    "free",
+    "gratis",
+    "grátis",
+    "de graça",
+    "gratuit",
+    "offert",
+    "geschenkt",
+    "kostenlos",
+    "бесплатн",
+    "дарю",
+    "ücretsiz",
+    "bedava",
+    "hediye",
+];
+
+/// Money given for nothing: a free word a few characters from an amount
+/// of a coin or a currency ("free 100 usdt", "100 USDT geschenkt").
+pub fn free_money(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    FREE_WORDS.iter().any(|word| {
+        text.match_indices(word).any(|(at, _)| {
+            let from = at.saturating_sub(16);
+            let to = (at + word.len() + 16).min(bytes.len());
+            let near = String::from_utf8_lossy(&bytes[from..to]);
+            near.bytes().any(|b| b.is_ascii_digit())
+                && TICKERS
+                    .iter()
+                    .chain(CURRENCIES)
+                    .any(|unit| near.contains(unit))
+        })
+    })
+}
+
+/// Words a yearly yield is written with.
+pub const YIELD_WORDS: &[&str] = &[
+    "apy",
+    "apr",
+    "годовых",
+    "yıllık",
+    "per year",
+    "par an",
+    "al año",
+    "ao ano",
+    "pro jahr",
+];
+
+/// A yield of 100 % a year or more, which no real staking pays ("300%
+/// APY", "%300 APY", "300 % годовых").
+pub fn high_yield(text: &str) -> bool {
+    if !text.contains('%') {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    YIELD_WORDS.iter().any(|word| {
+        text.match_indices(word).any(|(at, _)| {
+            let from = at.saturating_sub(10);
+            (from..at).rev().any(|p| {
+                bytes[p] == b'%' && {
+                    let spaced = p > 0 && bytes[p - 1] == b' ';
+                    let before = digits_at(bytes, if spaced { p - 1 } else { p }, false);
+                    let after = digits_at(bytes, p + 1, true);
+                    before >= 100 || after >= 100
+                }
+            })
+        })
+    })
+}
+
 /// The whole number written just after `at` (forward) or just before it
 /// (backward), with nothing glued on its other side; 0 when there is none.
 fn digits_at(bytes: &[u8], at: usize, forward: bool) -> u32 {
@@ -179,6 +249,43 @@ fn amounts(text: &str) -> Vec<(f64, &'static str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn money_given_for_nothing_is_found_next_to_its_amount() {
+        for text in [
+            "free 100 usdt, check my bio",
+            "100 usdt geschenkt",
+            "дарю 50 usdt",
+        ] {
+            assert!(free_money(text), "{text}");
+        }
+        for text in [
+            "feel free to ask, the bridge costs 2 usdt in gas fees these days",
+            "free time",
+            "100 usdt",
+        ] {
+            assert!(!free_money(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn yields_of_a_hundred_percent_a_year_or_more_are_found() {
+        for text in [
+            "earn 300% apy",
+            "%300 apy kazanın",
+            "300 % годовых",
+            "stake for 150 % apr",
+        ] {
+            assert!(high_yield(text), "{text}");
+        }
+        for text in [
+            "staking apy is 8% right now",
+            "apy 12 %",
+            "100 users, apy 5%",
+        ] {
+            assert!(!high_yield(text), "{text}");
+        }
+    }
 
     #[test]
     fn less_sent_and_more_promised_back_is_found_in_any_wording() {

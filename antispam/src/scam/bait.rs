@@ -18,6 +18,10 @@ pub struct Bait {
     /// Every foreign link goes to a wallet's, an explorer's or an
     /// exchange's own site (or a subdomain of it), not to a lookalike.
     pub well_known: bool,
+    /// The only account is the message's first word: someone replied to
+    /// ("@anna is the claim page down?", "@anna same problem, clearing
+    /// the cache fixed it"), not a contact offered.
+    pub addressee: bool,
 }
 
 /// Sites a warning points to ("more at support.metamask.io"): wallets,
@@ -47,24 +51,73 @@ const WELL_KNOWN: &[&str] = &[
     "revoke.cash",
     "chainabuse.com",
     "ic3.gov",
+    // Where a project's news and votes are read.
+    "medium.com",
+    "snapshot.org",
+    "twitter.com",
+    "x.com",
+    "youtube.com",
+    "youtu.be",
+    "reddit.com",
+    "wikipedia.org",
+    "dexscreener.com",
+    "dextools.io",
+    "defillama.com",
+    "debank.com",
+    "tradingview.com",
+    "uniswap.org",
+    "pancakeswap.finance",
 ];
 
 impl Bait {
     /// The bait in a lowercased message.
     pub fn of(text: &str, allowed_domains: &[String]) -> Self {
         let mut bait = Self::default();
+        // A link or an address written so that no filter reads it
+        // ("site[.]app", "d a p p - f i x (punkt) org", "t . me / name",
+        // "name[at]proton[dot]me") is bait all the same.
+        if bait.scan(text, allowed_domains) {
+            bait.scan(&unmasked(text), allowed_domains);
+        }
+        bait.phone = phone_in(text).or_else(|| local_phone_in(text));
+        bait.addressee = bait.account.is_some()
+            && text
+                .split_whitespace()
+                .next()
+                .is_some_and(|word| word.starts_with('@'))
+            && text.matches('@').count() == 1;
+        bait
+    }
+
+    /// Reads the bait of `text`, and says whether a link or an address
+    /// may hide in it as well (see [`unmasked`]).
+    fn scan(&mut self, text: &str, allowed_domains: &[String]) -> bool {
+        let bait = self;
+        let mut masked = Masked::default();
         for word in text.split_whitespace() {
             // An account or an e-mail has an "@", a link a dot or a
             // scheme: most words have none, and are skipped unread.
-            let maybe = word.bytes().any(|b| b == b'@' || b == b'.') || word.contains("http");
-            if !maybe {
+            let (mut at, mut dot, mut bracket) = (false, false, false);
+            for b in word.bytes() {
+                at |= b == b'@';
+                dot |= b == b'.';
+                bracket |= matches!(b, b'(' | b'[' | b'{');
+            }
+            let marked = at || dot;
+            masked.read(word, dot, bracket);
+            if !marked && !word.contains("http") {
                 continue;
             }
             let word = word.trim_matches(|c| is_wrapping(c) || matches!(c, '«' | '»' | ':' | ';'));
             if word.starts_with('@') && word.len() > 1 {
                 bait.account.get_or_insert_with(|| word.to_owned());
             } else if is_email(word) {
-                bait.email = true;
+                // The group's own address (support@project.org) is no bait.
+                let domain = word.rsplit('@').next().unwrap_or_default().to_lowercase();
+                let allowed = allowed_domains
+                    .iter()
+                    .any(|d| domain == *d || domain.ends_with(&format!(".{d}")));
+                bait.email |= !allowed;
             } else if is_link(word) {
                 let host = host_of(word);
                 let allowed = allowed_domains
@@ -77,8 +130,7 @@ impl Bait {
                 }
             }
         }
-        bait.phone = phone_in(text);
-        bait
+        masked.found
     }
 
     /// Any bait at all.
@@ -93,8 +145,10 @@ impl Bait {
     }
 
     /// A way to reach someone: an account, a phone number or an e-mail.
+    /// Someone replied to at the start ("@anna same problem here, …") is
+    /// not a contact.
     pub fn contact(&self) -> bool {
-        self.account.is_some() || self.phone.is_some() || self.email
+        (self.account.is_some() && !self.addressee) || self.phone.is_some() || self.email
     }
 
     /// The bait, said for a verdict.
@@ -112,6 +166,11 @@ impl Bait {
     }
 }
 
+/// A link to a well-known site: no sign of spam by itself.
+pub(crate) fn is_well_known_link(word: &str) -> bool {
+    is_link(word) && is_well_known(&host_of(word))
+}
+
 /// A well-known site or one of its subdomains, not a lookalike
 /// ("metamask.io.fix-wallet.com").
 fn is_well_known(host: &str) -> bool {
@@ -119,6 +178,192 @@ fn is_well_known(host: &str) -> bool {
         host.strip_suffix(domain)
             .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
     })
+}
+
+/// How a dot or an "@" is written to hide a link or an address: "[.]",
+/// "(dot)", "(punkt)", "(точка)", "[at]", "(arroba)", "(собака)".
+const MASKS: &[(&str, char)] = &[
+    ("[.]", '.'),
+    ("(.)", '.'),
+    ("{.}", '.'),
+    ("[dot]", '.'),
+    ("(dot)", '.'),
+    ("{dot}", '.'),
+    ("[punkt]", '.'),
+    ("(punkt)", '.'),
+    ("[point]", '.'),
+    ("(point)", '.'),
+    ("[punto]", '.'),
+    ("(punto)", '.'),
+    ("[ponto]", '.'),
+    ("(ponto)", '.'),
+    ("[точка]", '.'),
+    ("(точка)", '.'),
+    ("[nokta]", '.'),
+    ("(nokta)", '.'),
+    ("[at]", '@'),
+    ("(at)", '@'),
+    ("[@]", '@'),
+    ("(@)", '@'),
+    ("[arroba]", '@'),
+    ("(arroba)", '@'),
+    ("[собака]", '@'),
+    ("(собака)", '@'),
+];
+
+/// Dots spelt out as a word, read as a dot only before a top-level domain
+/// ("name dot com", "fix punkt org").
+const DOT_WORDS: &[&str] = &["dot", "punkt", "point", "punto", "ponto", "точка", "nokta"];
+
+/// Top-level domains a spelt-out or spaced-out link ends in.
+const TLDS: &[&str] = &[
+    "com", "org", "net", "io", "app", "me", "xyz", "site", "online", "top", "link", "pro", "club",
+    "vip", "live", "info", "biz", "cc", "co", "ly", "gg", "to", "so", "finance", "network", "ru",
+    "de", "fr", "es", "pt", "br", "tr", "uk", "us", "eu",
+];
+
+/// The text with masked dots and "@"s written out and spaced-out letters
+/// joined: "d a p p - f i x (punkt) org" is "dapp-fix.org", "t . me /
+/// name" is "t.me/name". Only for a text [`Masked`] found something in.
+fn unmasked(text: &str) -> String {
+    let bracketed = text.contains(['(', '[', '{']);
+    let letters = has_spaced_letters(text);
+    // Spaced-out letters first ("d a p p - f i x"), then masked dots.
+    let mut out = if letters {
+        join_single_letters(text)
+    } else {
+        text.to_owned()
+    };
+    if bracketed {
+        for (mask, with) in MASKS {
+            if out.contains(mask) {
+                out = replace_trimmed(&out, mask, *with);
+            }
+        }
+    }
+    // Then dots, slashes and "@"s standing alone, and dots spelt out
+    // before a top-level domain.
+    let words: Vec<&str> = out.split_whitespace().collect();
+    let mut joined = String::with_capacity(out.len());
+    let mut attach_next = false;
+    for (i, word) in words.iter().enumerate() {
+        let next = words.get(i + 1).copied().unwrap_or_default();
+        let dot = (*word == "." || DOT_WORDS.contains(word)) && starts_with_tld(next);
+        let glue = dot || *word == "@" || (*word == "/" && joined.contains('.'));
+        if !attach_next && !glue && !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(if dot { "." } else { word });
+        attach_next = glue;
+    }
+    joined
+}
+
+/// Whether a link or an address may hide in a text, read word by word
+/// as the bait is: a masked dot or "@", a dot, slash or "@" standing
+/// alone, a dot spelt out before a top-level domain, four single
+/// characters in a row.
+#[derive(Default)]
+struct Masked {
+    run: u8,
+    /// The previous word may be followed by a top-level domain: a dot
+    /// spelt out, or a dot standing alone.
+    dot_before: bool,
+    /// The previous word has a dot ("t.me"), so a slash alone continues it.
+    host_before: bool,
+    found: bool,
+}
+
+impl Masked {
+    fn read(&mut self, word: &str, dot: bool, bracket: bool) {
+        if self.found {
+            return;
+        }
+        let slash_after_host = word == "/" && self.host_before;
+        if (self.dot_before && starts_with_tld(word)) || slash_after_host || word == "@" {
+            self.found = true;
+            return;
+        }
+        // "dot", "punkt", "point", "punto", "ponto", "nokta", "точка", ".".
+        self.dot_before = word == "."
+            || (matches!(word.as_bytes().first(), Some(b'd' | b'p' | b'n' | 0xD1))
+                && DOT_WORDS.contains(&word));
+        self.host_before = dot;
+        self.run = if is_single(word) { self.run + 1 } else { 0 };
+        self.found =
+            self.run >= 4 || (bracket && MASKS.iter().any(|(mask, _)| word.contains(mask)));
+    }
+}
+
+/// Every occurrence of `mask` replaced by `with`, the spaces around it gone.
+fn replace_trimmed(text: &str, mask: &str, with: char) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(mask) {
+        out.push_str(rest[..at].trim_end());
+        out.push(with);
+        rest = rest[at + mask.len()..].trim_start();
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A word of one character, such as a spaced-out link is made of.
+fn is_single(word: &str) -> bool {
+    // One character is at most four bytes: most words stop here.
+    if word.len() > 4 {
+        return false;
+    }
+    let mut chars = word.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '-')
+        && chars.next().is_none()
+}
+
+/// "d a p p": four single characters in a row.
+fn has_spaced_letters(text: &str) -> bool {
+    let mut run = 0;
+    for word in text.split(' ') {
+        if is_single(word) {
+            run += 1;
+            if run >= 4 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
+
+/// Runs of four or more single characters joined into one word.
+fn join_single_letters(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < words.len() {
+        let run = words[i..].iter().take_while(|w| is_single(w)).count();
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if run >= 4 {
+            words[i..i + run].iter().for_each(|w| out.push_str(w));
+            i += run;
+        } else {
+            out.push_str(words[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn starts_with_tld(word: &str) -> bool {
+    let end = word
+        .bytes()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(word.len());
+    TLDS.contains(&&word[..end])
 }
 
 fn is_email(word: &str) -> bool {
@@ -152,6 +397,85 @@ fn phone_in(text: &str) -> Option<String> {
     None
 }
 
+/// A number in a country's own form: a 0, then 10 to 12 digits in all,
+/// grouped with spaces, dashes or brackets ("0800 123 4567", "0170
+/// 1234567"); not a price, whose dot or comma breaks the run, nor a part
+/// of a word or an address.
+fn local_phone_in(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = text[from..].find('0').map(|i| i + from) {
+        from = at + 1;
+        let glued = at
+            .checked_sub(1)
+            .and_then(|i| bytes.get(i))
+            .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b',' | b'+'));
+        // "0800", "06 12": a thousands group ("1 000 000") starts "000".
+        if glued || !matches!(bytes.get(at + 1), Some(b'1'..=b'9')) {
+            continue;
+        }
+        let (mut digits, mut end) = (0, at);
+        for (i, b) in bytes[at..].iter().enumerate() {
+            if b.is_ascii_digit() {
+                digits += 1;
+                end = at + i + 1;
+            } else if !matches!(b, b' ' | b'-' | b'(' | b')') {
+                break;
+            }
+        }
+        // Not glued to a word, nor the integer part of "0123456789.5".
+        let after = bytes.get(end).copied();
+        let decimal = matches!(after, Some(b'.' | b','))
+            && bytes.get(end + 1).is_some_and(u8::is_ascii_digit);
+        let clean_end = after.is_none_or(|b| !b.is_ascii_alphanumeric()) && !decimal;
+        if (10..=12).contains(&digits) && clean_end && introduced(&text[..at]) {
+            return Some(text[at..end].to_owned());
+        }
+    }
+    None
+}
+
+/// Words that introduce a phone number in a country's own form, looked
+/// for just before it: without them "0123 4567 89" is a reference, a
+/// date or an order number.
+const PHONE_WORDS: &[&str] = &[
+    "whatsapp",
+    "whats",
+    "zap",
+    "viber",
+    "signal",
+    "call",
+    "tel",
+    "phone",
+    "number",
+    "mobile",
+    "appel",
+    "numéro",
+    "llama",
+    "número",
+    "numero",
+    "ligue",
+    "liga",
+    "ruf",
+    "nummer",
+    "handy",
+    "номер",
+    "звон",
+    "позвон",
+    "вотсап",
+    "ватсап",
+    "numara",
+    "ara",
+    "us at",
+];
+
+/// Whether the text just before a number introduces it as a phone.
+fn introduced(before: &str) -> bool {
+    let start = before.char_indices().rev().nth(24).map_or(0, |(at, _)| at);
+    let near = &before[start..];
+    PHONE_WORDS.iter().any(|word| near.contains(word))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,6 +491,25 @@ mod tests {
             Some("+1 (415) 555-0199")
         );
         assert_eq!(phone_in("price +12% today, +3.5 eth"), None);
+        assert_eq!(
+            local_phone_in("call us at 0800 123 4567 now").as_deref(),
+            Some("0800 123 4567")
+        );
+        assert_eq!(
+            local_phone_in("whatsapp: 0170-1234567").as_deref(),
+            Some("0170-1234567")
+        );
+        for text in [
+            "bought at 0.000012345678 and sold",
+            "0x52908400098527886E0F7030069857D2E4169EE7",
+            "supply 1 000 000 000, 0 tax",
+            "total supply 1 000 000 000 000 tokens",
+            "block 0 1 2 3",
+            "the meeting is on 01 02 2024 10 30 in the voice chat",
+            "my order 0123 4567 89 never arrived",
+        ] {
+            assert_eq!(local_phone_in(text), None, "{text}");
+        }
     }
 
     #[test]
@@ -176,11 +519,37 @@ mod tests {
         assert_eq!((bait.link, bait.account.as_deref()), (None, Some("@bob")));
         let bait = Bait::of("write to help@desk.com or https://x.io/a", &allowed);
         assert!(bait.email && bait.account.is_none());
+        assert!(!Bait::of("write to support@example.org", &allowed).email);
         assert_eq!(bait.link.as_deref(), Some("x.io"));
         assert!(!Bait::of("the chart looks fine", &allowed).any());
         assert!(Bait::of("more at https://support.metamask.io", &allowed).only_well_known());
         assert!(!Bait::of("see metamask.io.wallet-fix.com", &allowed).only_well_known());
         assert!(!Bait::of("etherscan.io and fix-wallet.io", &allowed).only_well_known());
         assert!(!Bait::of("ledger.com or @ledger_help", &allowed).only_well_known());
+    }
+
+    #[test]
+    fn links_and_addresses_written_to_hide_are_bait() {
+        let table = [
+            ("fix it at dapp-rectify[.]app/connect", "dapp-rectify.app"),
+            (
+                "wallet validieren über d a p p - f i x (punkt) org",
+                "dapp-fix.org",
+            ),
+            ("join t . me / free_signals now", "t.me"),
+            ("go to walletsync dot io today", "walletsync.io"),
+            ("ссылка: sync-wallet (точка) ru", "sync-wallet.ru"),
+        ];
+        for (text, host) in table {
+            assert_eq!(Bait::of(text, &[]).link.as_deref(), Some(host), "{text}");
+        }
+        assert!(Bait::of("write to recovery[at]proton[dot]me", &[]).email);
+        for text in [
+            "the point is that polkadot . is fine (really) [imo]",
+            "a b c and then 1 / 2 of it",
+            "i lost 50 % (about 0.3 eth) on that trade",
+        ] {
+            assert!(!Bait::of(text, &[]).any(), "{text}");
+        }
     }
 }

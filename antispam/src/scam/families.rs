@@ -28,17 +28,23 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // What a lure (money, a bot, a job, a loan, a date) needs besides: any
     // way out, a social network to continue on ("on Instagram"), or the
     // offer put as a question ("who wants it?").
-    let lure_reach = reach || has(Social) || has(Invite);
+    let lure_reach = reach || has(Social) || has(Invite) || has(ByMail);
+    // A wallet's, an explorer's or a news site's own page
+    // (support.metamask.io) is where help is read, not where fake support,
+    // a drainer or a fake event waits; giveaways and pitches still use them
+    // (a "live" on youtube.com).
+    let strange_link = bait.link.is_some() && !bait.well_known;
     let mut out = Vec::new();
     let mut add = |rule, why: String| out.push((rule, why));
     // Staff named next to an account is talk ("the devs, @dev, said…")
     // unless it offers help: going private, or a problem to fix.
     let helps = has(Problem) || has(Repair);
-    let offered = has(GoPrivate)
-        || has(OffPlatform)
-        || (bait.contact() && helps)
-        || (bait.link.is_some() && helps);
-    if has(Staff) && offered {
+    let offered =
+        has(GoPrivate) || has(OffPlatform) || (bait.contact() && helps) || (strange_link && helps);
+    // "Problems with your wallet? Write me": the same help, unnamed.
+    let wallet_help =
+        has(Wallet) && has(Problem) && has(GoPrivate) && !has(Never) && !has(Reported);
+    if (has(Staff) && offered) || wallet_help {
         add(
             Rule::FakeSupport,
             format!("{} offering help in private or at a link", quote(Staff)),
@@ -46,13 +52,17 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     }
     // "Verify your seed phrase" for the support, the airdrop, a locked
     // balance or a prize: nothing legitimate ever checks it.
-    let demanded = has(Verify)
+    // The same when the support or a fix needs it ("the support team
+    // needs your 12 words to fix the sync error").
+    let demanded = (has(Verify)
         && (has(Staff)
             || has(OfficialEvent)
             || has(Threat)
             || has(Giveaway)
             || has(Bonus)
-            || has(Unlock));
+            || has(Unlock)))
+        || found.demands_secret()
+        || (has(Staff) && (has(Repair) || has(Problem)) && has(HandOver));
     // Handing the secret over is the scam when something asks for it (a
     // check, a fix, a threat, staff, a reward, a problem); a member
     // importing their own phrase into a new wallet is not.
@@ -66,18 +76,22 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         || has(Bonus)
         || has(Problem)
         || has(Recover);
-    if has(Secret) && ((has(HandOver) && asked) || has(GoPrivate) || bait.any() || demanded) {
+    let secret_bait = strange_link || bait.contact();
+    if has(Secret) && ((has(HandOver) && asked) || has(GoPrivate) || secret_bait || demanded) {
         add(Rule::SeedPhrase, format!("asks for the {}", quote(Secret)));
     }
     // "Your wallet is flagged, check it at this link": a threat, a link,
     // and something to do there.
     let threatened = has(Threat)
-        && (bait.link.is_some() || bait.contact() || has(GoPrivate))
+        && (strange_link || bait.contact() || has(GoPrivate))
         && (has(Verify) || has(HandOver));
-    if has(Wallet)
+    // Tokens "not showing" with a fix at a strange link are the same.
+    let tokens_fixed = has(Problem) && has(Repair) && strange_link;
+    if (has(Wallet)
         && ((has(Repair)
-            && (bait.link.is_some() || contact || (has(Threat) && (has(Pointer) || has(Secret)))))
-            || threatened)
+            && (strange_link || contact || (has(Threat) && (has(Pointer) || has(Secret)))))
+            || threatened))
+        || tokens_fixed
     {
         add(
             Rule::WalletDrainer,
@@ -85,7 +99,26 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         );
     }
     let multiplied = has(MoreBack) && has(HandOver) && has(Receive);
-    if (has(Double) && has(HandOver)) || multiplied || (has(Giveaway) && (has(HandOver) || reach)) {
+    // "Send 0.02 ETH to verify your wallet for the airdrop": money sent to
+    // be checked.
+    let pay_to_verify = has(HandOver) && has(Verify) && has(Money) && !has(Never);
+    // A prize that costs a fee to claim ("pay the 20 USDT registration
+    // fee to the wallet and receive your prize"): nothing given away asks
+    // for money first.
+    let prize = has(Giveaway) || has(OfficialEvent) || has(Bonus);
+    let claimed = has(HandOver) || has(Wallet) || has(Unlock) || has(Receive);
+    let fee_first = prize
+        && ((has(Fee) && (has(Money) || has(Pay)) && claimed) || pay_to_verify)
+        && !has(Never);
+    // Money given to "the first 20" who answer.
+    let first_served = (has(Giveaway) && has(Money) && (has(FirstComers) || has(Invite)))
+        || (has(HandOver) && has(Money) && has(FirstComers));
+    if (has(Double) && has(HandOver))
+        || multiplied
+        || fee_first
+        || first_served
+        || (has(Giveaway) && (has(HandOver) || reach))
+    {
         add(
             Rule::Giveaway,
             format!(
@@ -109,7 +142,15 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             format!("{} by private contact or a link", first(&[Presale, Bonus])),
         );
     }
-    if has(OfficialEvent) && bait.link.is_some() {
+    // … or lost unless done at once, wherever the link hides ("link in
+    // my bio").
+    let urged = has(Threat) && (reach || has(Pointer));
+    // A migration guide on the project's blog or a vote on snapshot.org
+    // is documentation: only a link elsewhere is the event's bait.
+    // … or behind an account that asks to connect the wallet ("check
+    // your eligibility with @AirdropCheckerBot, connect and see").
+    let bot_event = bait.account.is_some() && has(Wallet) && (has(HandOver) || has(Verify));
+    if has(OfficialEvent) && (strange_link || urged || bot_event) {
         add(
             Rule::FakeEvent,
             format!("{} at a link", quote(OfficialEvent)),
@@ -124,16 +165,31 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let vouched = praise || has(Reassure);
     // A bot is an offer when it makes money ("3 % a day", "+240 %").
     let bot_earns = has(Bot) && (has(Gain) || has(Money) || has(Reassure) || praise);
-    let promised = has(Returns) || bot_earns;
+    // … or is sold, or given "free for the first 30 users".
+    let bot_sold = has(Bot) && (has(Sell) || has(Fee) || has(Free)) && lure_reach;
+    // Mining that pays each day is returns too.
+    let mined = has(Mining) && (has(Money) || has(Pay));
+    let promised = has(Returns) || bot_earns || mined;
     // A stranger's "we met at …" with an opportunity, and money named
     // with a gain behind "write to me", are the same offer.
-    let opener =
-        (has(WeMet) || has(WrongNumber)) && (has(Opportunity) || has(Returns) || has(Invest));
+    let opener = found.opens_as_a_stranger();
     let paid_privately = has(GoPrivate) && has(Gain) && (has(Pay) || has(Money) || has(Invite));
-    if (promised && (lure_reach || vouched))
+    // "The listing on Binance is confirmed, buy before the announcement":
+    // an insider tip needs no way out, the buying is the bait.
+    let insider_tip = has(Listing) && has(Pump) && has(BuyNow) && !has(Never);
+    // Returns promised to the whole group with hype ("hi everyone, an
+    // exclusive investment plan") are an offer too.
+    // … or to the reader ("you get 40 % of the profits each week"), and
+    // gains from "the platform" followed by a way out.
+    let pitched = (has(GroupAddress) && has(Hype)) || (has(YouGet) && (has(Gain) || has(Money)));
+    let platform_paid = has(Opportunity) && has(Gain) && lure_reach;
+    if (promised && (lure_reach || vouched || pitched))
         || ((testimonial || has(Pump) || has(Opportunity)) && lure_reach)
         || opener
         || paid_privately
+        || platform_paid
+        || insider_tip
+        || bot_sold
     {
         add(
             Rule::Investment,
@@ -143,7 +199,15 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             ),
         );
     }
-    if has(Job) && has(Pay) && lure_reach {
+    // A job paid in crypto "with no experience" is the lure whatever
+    // follows.
+    // A job that asks only "a phone and two hours a day" is the same.
+    let job_lure = has(Pay) || has(SpareTime) || has(Gain);
+    // The team's own job posts point to its site; a stranger's to himself.
+    let job_reach = if has(OurSide) { contact } else { lure_reach };
+    // "A phone and two hours a day, good pay": the ad needs no contact.
+    let job_ad = has(SpareTime) && (has(GoodPay) || has(Money));
+    if has(Job) && job_lure && (job_reach || has(Reassure) || job_ad) {
         add(
             Rule::JobOffer,
             format!("{} paid {}", quote(Job), quote(Pay)),
@@ -152,8 +216,18 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // Adult content and dates sold for crypto, and a casino's bonus or
     // code worth an amount ("300 % bonus, code MOON"), need no other way
     // out: the payment or the code is the bait.
+    // … and a stranger's flirt ("handsome, lonely tonight?") with a way
+    // out ("check my profile", "write me in private").
     let dating = has(Girls) && has(Dating);
-    let adult_paid = (has(Adult) || dating) && (lure_reach || has(Pay));
+    let flirt = (has(Sweet) && (has(Lonely) || has(Dating))) || (has(Lonely) && has(Dating));
+    let shown = has(MyPhotos) && (reach || has(Lonely) || has(Sweet));
+    // "Good morning dear, I saw your comment, you seem like a kind
+    // person": a stranger's opener needs no way out yet.
+    let courted = has(SawYou) && (has(Endear) || has(Sweet) || has(WrongNumber));
+    let adult_paid = ((has(Adult) || dating) && (lure_reach || has(Pay)))
+        || (flirt && lure_reach)
+        || shown
+        || courted;
     let casino_bonus = has(Casino) && (has(Bonus) || has(Code)) && has(Money);
     if adult_paid || casino_bonus || (has(Gambling) && reach) {
         add(
@@ -170,12 +244,27 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     }
     // Accounts, channels and followers bought or sold; cash for crypto
     // at the best rate; bank cards rented out.
-    let accounts = has(Sell) && has(Goods) && (lure_reach || has(Pay));
+    // Verified exchange accounts and KYC for sale are the scam whatever
+    // the way out.
+    let traded = (has(Sell) || has(Buy)) && has(Goods) && (lure_reach || has(Pay) || has(Fee));
+    let verified_sold = has(Sell) && (has(KycGoods) || (has(Goods) && has(Verify)));
+    let verified_sold = verified_sold
+        || (has(KycGoods) && lure_reach)
+        || (has(Sell) && has(Locked) && (has(Fee) || lure_reach));
+    // Counterfeit tokens ("flash USDT") and mixers offered.
+    let counterfeit = has(Counterfeit) && (has(Sell) || lure_reach);
+    let laundering = has(Launder) && (has(Fee) || has(WeOffer) || has(Sell)) && lure_reach;
+    // Crypto asked for a cause or a stranger's trouble, in private or at
+    // a profile.
+    let begging = (has(Donate) || has(Plea)) && (has(Pay) || has(Money)) && lure_reach;
+    let accounts = (traded || verified_sold || counterfeit || laundering || begging) && !has(Never);
     let cash = has(Cash) && has(Rate) && lure_reach;
     let mules = has(Mule) && (has(Pay) || has(Money)) && lure_reach;
     if accounts || cash || mules {
-        let what = if accounts {
-            format!("{} {}", quote(Sell), quote(Goods))
+        let what = if accounts && (counterfeit || laundering || begging) {
+            first(&[Counterfeit, Launder, Donate, Plea])
+        } else if accounts {
+            format!("{} {}", first(&[Sell, Buy]), first(&[KycGoods, Goods]))
         } else {
             first(&[Cash, Mule])
         };
@@ -195,11 +284,62 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     }
     // "We can list your token for a reduced fee": nothing a real
     // exchange or auditor sells in a group's chat.
-    if found.sells_a_service() {
+    // Posts in "our channel of 60k followers" priced: advertising sold.
+    let ads_sold = has(Service) && has(Fee) && has(Goods) && !has(Never);
+    if found.sells_a_service() || ads_sold {
         add(
             Rule::PaidService,
             format!("{} offered for a {}", quote(Service), quote(Fee)),
         );
+    }
+    // Whatever the words, two lures and a private way out: what no family
+    // above names is still an offer made in private ("earnings", "bonus",
+    // "your funds", a job, a loan … and "write me", an account, a strange
+    // link).
+    const LURES: &[Concept] = &[
+        Gain,
+        Returns,
+        Money,
+        Pay,
+        Bonus,
+        Giveaway,
+        Presale,
+        Pump,
+        Bot,
+        Job,
+        Loan,
+        Adult,
+        Casino,
+        Gambling,
+        Dating,
+        Recover,
+        Secret,
+        Repair,
+        OfficialEvent,
+        Service,
+        KycGoods,
+        Counterfeit,
+        Launder,
+        Mining,
+        Double,
+        Opportunity,
+        Invest,
+        Threat,
+        Unlock,
+    ];
+    let lures = LURES.iter().filter(|c| has(**c)).count();
+    let private_way_out = bait.contact() || has(GoPrivate) || has(OffPlatform) || strange_link;
+    if out.is_empty() && lures >= 3 && private_way_out && !has(Never) && !has(Reported) {
+        let named: Vec<String> = LURES
+            .iter()
+            .filter(|c| has(**c))
+            .take(3)
+            .map(|c| quote(*c))
+            .collect();
+        out.push((
+            Rule::HypedOffer,
+            format!("{} offered in private", named.join(", ")),
+        ));
     }
     out
 }
@@ -415,6 +555,214 @@ mod tests {
                 "{text}: {:?}",
                 rules_of(text)
             );
+        }
+    }
+
+    #[test]
+    fn holdout6_families_are_caught_in_other_words() {
+        let table: &[(&str, &str)] = &[
+            (
+                "Tokens gone? Sync the wallet at wallet-help [.] xyz and they come back",
+                "wallet_drainer",
+            ),
+            (
+                "Wallet leer? Einfach synchronisieren: s y n c - f i x (punkt) io",
+                "wallet_drainer",
+            ),
+            (
+                "Sorteio de 500 USDT! Para receber o prêmio pague antes a taxa de 10 USDT na carteira",
+                "giveaway",
+            ),
+            (
+                "Cette fois le listing sur Kraken est sûr, j'ai l'info de l'intérieur, achetez maintenant",
+                "investment",
+            ),
+            (
+                "Hi handsome, so bored tonight, write me in private",
+                "adult_or_gambling",
+            ),
+            (
+                "Продаю старые аккаунты Telegram и верифицированные аккаунты бирж",
+                "private_deal",
+            ),
+            (
+                "Destek ekibinin hatayı düzeltmek için kurtarma ifadenize ihtiyacı var, sadece özelden gönderin",
+                "seed_phrase",
+            ),
+            (
+                "Wir machen Marketing für Kryptoprojekte, Preise per PN",
+                "paid_service",
+            ),
+            (
+                "Oi querida, acho que errei a conversa, você também investe em cripto?",
+                "investment",
+            ),
+            (
+                "Un hacker éthique a récupéré mes 3 ETH volés, écrivez-lui : aide[at]proton[point]me",
+                "fund_recovery",
+            ),
+            (
+                "Trabajo desde el celular pagado en USDT, 40 al día, sin experiencia",
+                "job_offer",
+            ),
+        ];
+        for (text, rule) in table {
+            assert!(
+                rules_of(text).contains(rule),
+                "{text}: {:?}",
+                rules_of(text)
+            );
+        }
+    }
+
+    #[test]
+    fn scams_a_moderator_names_are_caught_whatever_the_words() {
+        let table: &[(&str, &str)] = &[
+            (
+                "We moved: the new official group is t.me/newchat_official",
+                "fake_event",
+            ),
+            (
+                "Flash USDT for sale, shows in every wallet for 60 days, DM",
+                "private_deal",
+            ),
+            (
+                "Spenden für die Erdbebenopfer in USDT, Adresse im Profil",
+                "private_deal",
+            ),
+            (
+                "Stake with us for 250% APY, link: megastake.io",
+                "investment",
+            ),
+            (
+                "Pool de minería en la nube, depositas 100 USDT y cobras 5 cada día, link en mi perfil",
+                "investment",
+            ),
+            (
+                "Нужен человек на удалёнку, только телефон и 2 часа в день, пишите в лс",
+                "job_offer",
+            ),
+            (
+                "Tu cartera ganó la lotería, paga el impuesto de 30 USDT para liberar el premio",
+                "giveaway",
+            ),
+            (
+                "Perdeu cripto pra um golpe? Posso te passar o contato do advogado que recuperou a minha",
+                "fund_recovery",
+            ),
+            (
+                "Reklam için kanalımızda 40 bin abone var, fiyat listesi özelden",
+                "paid_service",
+            ),
+        ];
+        for (text, rule) in table {
+            assert!(
+                rules_of(text).contains(rule),
+                "{text}: {:?}",
+                rules_of(text)
+            );
+        }
+    }
+
+    #[test]
+    fn a_question_ending_in_its_link_or_addressed_to_someone_reads_as_a_question() {
+        use super::super::Tone;
+        let rules = ScamRules::new().unwrap();
+        let tone = |text: &str| rules.judge(&normalize(text), &[], false, &mut Verdict::default());
+        for text in [
+            "Tx stuck for an hour, what should I do? https://etherscan.io/tx/0xabc",
+            "@admin_anna the claim page shows an error, is it down?",
+            "Where is the V2 migration announced?",
+        ] {
+            assert_eq!(tone(text), Tone::Question, "{text}");
+        }
+        for text in [
+            "Tokens gone? Sync your wallet at wallet-sync.app",
+            "@admin_anna is the best trader here, write to @anna_trades",
+        ] {
+            assert_ne!(tone(text), Tone::Question, "{text}");
+        }
+    }
+
+    #[test]
+    fn three_lures_and_a_private_way_out_are_an_offer_no_family_names() {
+        assert_eq!(
+            rules_of("Your listing was suspended, to unlock it write me"),
+            ["hyped_offer"]
+        );
+        // Two lures are talk: the audit, the fix, and the account of the dev.
+        assert!(rules_of("The audit fix is done, thanks @ProjectDev").is_empty());
+    }
+
+    #[test]
+    fn a_warning_naming_the_scam_site_passes_and_one_pushing_the_only_official_site_does_not() {
+        for text in [
+            "Warning: the site claim-project.xyz is fake, don't connect your wallet there",
+            "Осторожно: сайт claim-token.ru — фейк, не подключайте туда кошелёк",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
+        }
+        let pushed = "Beware of fake claim sites, don't trust them, the only official claim page is claim-official-token.xyz";
+        assert!(
+            rules_of(pushed).contains(&"fake_event"),
+            "{:?}",
+            rules_of(pushed)
+        );
+    }
+
+    #[test]
+    fn a_scam_quoted_in_a_report_is_the_scammer_s_not_the_member_s() {
+        for text in [
+            "Someone wrote me \"I'm from support, give me your 12 words to fix your wallet\", lol no, blocked",
+            "Мне написали «я из поддержки, дай 12 слов, чтобы починить кошелёк», заблокировал",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
+        }
+        // Nor is a scam quoted with a comment that offers nothing.
+        let quoted = "\"DM me for 10x gains\" — every second message in the other groups, glad the mods here are fast";
+        assert!(rules_of(quoted).is_empty(), "{:?}", rules_of(quoted));
+        // A quote does not hide the bait or the pitch around it.
+        for text in [
+            "\"Free 1000 USDT for every holder\" is live now, claim at claim-usdt-free.xyz",
+            "Don't believe the \"it's a scam\" rumours, our bot really pays 3% a day, DM me",
+        ] {
+            assert!(!rules_of(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_message_typed_without_accents_reads_like_one_with_them() {
+        for (with, without) in [
+            (
+                "Manda suas palavras de recuperação pro suporte",
+                "mande suas palavras de recuperacao pro suporte",
+            ),
+            (
+                "Cüzdanınızı doğrulayın, kurtarma ifadenizi destek ekibine gönderin",
+                "Cuzdaninizi dogrulayin, kurtarma ifadenizi destek ekibine gonderin",
+            ),
+        ] {
+            assert!(rules_of(with).contains(&"seed_phrase"), "{with}");
+            assert!(rules_of(without).contains(&"seed_phrase"), "{without}");
+        }
+        // German "löst" is no English "lost" for all that.
+        assert!(
+            rules_of("I lost access to my old wallet but I have the seed phrase written down, importing it into a new MetaMask now")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn reports_of_a_scam_and_warnings_about_fees_fire_nothing() {
+        for text in [
+            "Someone sent me a link to \"validate\" my wallet, is it official? I didn't click",
+            "Giveaways where you pay a fee to get the prize are scams, don't pay anything",
+            "Is the listing on Kraken confirmed? I won't buy before an official post",
+            "Hello dear friends, is the staking page down for everyone?",
+            "Mi cuenta de Binance ya está verificada, por fin puedo retirar",
+            "Bu gece evde yalnızım, grafik izliyorum 😅",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
         }
     }
 

@@ -17,11 +17,15 @@ mod terms;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 pub use bait::Bait;
+pub(crate) use bait::is_well_known_link;
 
 use crate::normalize::{Normalized, skeleton_of};
 use crate::verdict::Verdict;
 use families::families;
 
+/// The longest message (in bytes) whose quotes are read apart from the
+/// rest, as a member's report of what they were sent.
+const QUOTED_REPORT_BYTES: usize = 600;
 /// What a family alone scores for a newcomer: enough to delete.
 const NEWCOMER_SCORE: f32 = 2.5;
 /// What it scores for a trusted member: delete, and a strike.
@@ -144,10 +148,64 @@ pub enum Concept {
     Rate,
     /// Bank cards and accounts rented out.
     Mule,
+    /// Alone, lonely, bored tonight: a stranger's flirt.
+    Lonely,
+    /// "Handsome", "babe", "amor": a stranger's pet names.
+    Sweet,
+    /// "Only in private, never in public": the secret asked for privately.
+    NotPublic,
+    /// "They sent me", "I got a DM": a member reporting what reached them.
+    Reported,
+    /// A listing on an exchange, announced.
+    Listing,
+    /// Buy now, get in while it is cheap.
+    BuyNow,
+    /// Verified or aged accounts, KYC done: what account sellers sell.
+    KycGoods,
+    /// Buying, as account buyers do.
+    Buy,
+    /// "Flash USDT": counterfeit tokens.
+    Counterfeit,
+    /// Mixers, "clean your dirty crypto".
+    Launder,
+    /// Cloud mining, mining pools.
+    Mining,
+    /// "To the first 20".
+    FirstComers,
+    /// "A phone and two hours a day": what a job offer asks.
+    SpareTime,
+    /// "My photos are on my profile".
+    MyPhotos,
+    /// "I can put you in touch with the lawyer who helped me".
+    Introduce,
+    /// "You get 40 % of the profits": a promise made to the reader.
+    YouGet,
+    /// Donations asked for.
+    Donate,
+    /// "I need 80 USDT, I'll send back 150": a stranger's plea.
+    Plea,
+    /// Locked tokens, sold before the unlock.
+    Locked,
+    /// "By e-mail only": how a lender or an employer is reached.
+    ByMail,
+    /// "Dear", "querida": a stranger's endearment.
+    Endear,
+    /// "I saw your comment", "you seem like a kind person".
+    SawYou,
+    /// "I'm on the team", "je fais partie de l'équipe": staff by their own word.
+    IAmStaff,
+    /// "The only official site is …".
+    OnlyOfficial,
+    /// "Free", "geschenkt": money given for nothing, if an amount is near.
+    Free,
+    /// "APY", "годовых": a yearly yield, if a percentage is near.
+    Yield,
+    /// "Good pay", "доход достойный": a job ad's promise without a figure.
+    GoodPay,
 }
 
 impl Concept {
-    fn bit(self) -> u64 {
+    fn bit(self) -> u128 {
         1 << self as u8
     }
 }
@@ -155,7 +213,7 @@ impl Concept {
 /// The concepts found in a message, with the first term of each.
 #[derive(Debug, Clone, Default)]
 pub struct Found {
-    mask: u64,
+    mask: u128,
     terms: Vec<(Concept, &'static str)>,
 }
 
@@ -167,23 +225,65 @@ impl Found {
     /// A warning, not a scammer saying "no scam", nor one opening with
     /// "attention" to ask for the secret with no "never" anywhere.
     fn is_protective(&self) -> bool {
-        self.has(Concept::Protective) && !self.has(Concept::Reassure) && !self.demands_secret()
+        self.has(Concept::Protective)
+            && !self.has(Concept::Reassure)
+            && !self.demands_secret()
+            && !self.offers_recovery()
+            && !self.staff_offers_private_help()
     }
 
-    /// "Enter your recovery phrase to unlock your wallet", not denied.
+    /// "I'm on the tech team, DM me": no warning says that without
+    /// "never", whatever else it says ("your blocked withdrawal").
+    fn staff_offers_private_help(&self) -> bool {
+        use Concept::*;
+        self.has(IAmStaff) && self.has(GoPrivate) && !self.has(Never)
+    }
+
+    /// "Lost money to fake brokers? I can put you in touch with the lawyer
+    /// who got mine back": calling the first scam by its name is the
+    /// second one's opening, not a warning.
+    fn offers_recovery(&self) -> bool {
+        use Concept::*;
+        self.has(Recover) && self.has(Loss) && self.has(Introduce) && !self.has(Never)
+    }
+
+    /// "Enter your recovery phrase to unlock your wallet", "the support
+    /// needs your phrase", not denied — or denied only for the public
+    /// ("by private message, never in public").
     fn demands_secret(&self) -> bool {
         use Concept::*;
         self.has(Secret)
             && self.has(HandOver)
-            && (self.has(Verify) || self.has(Repair) || self.has(Threat))
-            && !self.has(Never)
+            && (self.has(Verify)
+                || self.has(Repair)
+                || self.has(Threat)
+                || self.has(Unlock)
+                || self.has(Staff))
+            && self.denies_nothing()
+    }
+
+    /// A stranger's "wrong number" or "we met at" leading to investing:
+    /// a question only in its form ("are you into crypto too?").
+    fn opens_as_a_stranger(&self) -> bool {
+        use Concept::*;
+        let stranger = self.has(WeMet) || self.has(WrongNumber);
+        let courting =
+            self.has(SawYou) && (self.has(Endear) || self.has(Sweet) || self.has(WrongNumber));
+        (stranger && (self.has(Opportunity) || self.has(Returns) || self.has(Invest))) || courting
+    }
+
+    /// No "never", or only "never in public".
+    fn denies_nothing(&self) -> bool {
+        !self.has(Concept::Never) || self.has(Concept::NotPublic)
     }
 
     /// A listing, marketing or audit offered for a fee: an offer even
-    /// when it ends by asking who to talk to.
+    /// when it ends by asking who to talk to, or by "DM for prices".
     fn sells_a_service(&self) -> bool {
         use Concept::*;
-        self.has(Service) && self.has(Fee) && self.has(WeOffer) && !self.has(Never)
+        let priced = self.has(Fee) && (self.has(WeOffer) || self.has(GoPrivate));
+        let offered = self.has(WeOffer) && self.has(GoPrivate);
+        self.has(Service) && (priced || offered) && !self.has(Never)
     }
 
     fn term(&self, concept: Concept) -> &'static str {
@@ -228,7 +328,7 @@ impl ScamRules {
                     Some(text) if !text.ends_with(' ') => (text, true),
                     _ => (*term, false),
                 };
-                let skeleton = skeleton_of(&text.to_lowercase());
+                let skeleton = without_marks(&skeleton_of(&text.to_lowercase())).into_owned();
                 patterns.push(Pattern {
                     concept: *concept,
                     term: text,
@@ -251,6 +351,8 @@ impl ScamRules {
 
     /// The concepts in a normalised message.
     pub fn concepts(&self, skeleton: &str) -> Found {
+        // "recuperacao" is "recuperação": accents are not read, on either side.
+        let skeleton = &*without_marks(skeleton);
         let mut found = Found::default();
         for hit in self.matcher.find_overlapping_iter(skeleton) {
             let pattern = &self.patterns[hit.pattern().as_usize()];
@@ -289,6 +391,13 @@ impl ScamRules {
         if money.named {
             found.add(Concept::Money, "an amount of money");
         }
+        if found.has(Concept::Free) && money.named && amounts::free_money(&text.text) {
+            found.add(Concept::Giveaway, "money given for nothing");
+            found.add(Concept::Money, "an amount of money");
+        }
+        if found.has(Concept::Yield) && amounts::high_yield(&text.text) {
+            found.add(Concept::Returns, "a yield of 100 % a year or more");
+        }
         if amounts::big_multiplier(&text.text) {
             found.add(Concept::Pump, "a call of 5x or more");
         }
@@ -302,19 +411,65 @@ impl ScamRules {
             && bait.phone.is_none()
             && !bait.email
             && found.is_protective()
-            && found.has(Concept::Denounce)
+            && (found.has(Concept::Denounce) || found.has(Concept::Report))
             && !found.has(Concept::Recover)
-            && !found.has(Concept::Credit)
+            // Thanks to a moderator are no testimonial.
+            && (!found.has(Concept::Credit)
+                || found.has(Concept::OurSide)
+                || found.has(Concept::Staff))
             && (!found.has(Concept::GoPrivate)
                 || found.has(Concept::Never)
                 || found.has(Concept::Report));
-        if !bait.any() || warns_with_a_source || names_the_scammer {
+        // "The site claim-token.net is fake, don't connect your wallet":
+        // a warning that names the scam's site and tells not to go there,
+        // pushing no other ("the only official site is …").
+        let names_the_site = bait.link.is_some()
+            && !bait.contact()
+            && found.is_protective()
+            && found.has(Concept::Denounce)
+            && found.has(Concept::Never)
+            && !found.has(Concept::GoPrivate)
+            && !found.has(Concept::Pointer)
+            && !found.has(Concept::OnlyOfficial)
+            && !found.has(Concept::Recover);
+        // "They wrote me 'I'm from support, give me your 12 words', blocked":
+        // what is quoted is someone else's; the member's own words report it.
+        // A member's report is a few lines; a long message's quotes are
+        // not read twice (the cost of a check grows with its length).
+        let short = text.text.len() <= QUOTED_REPORT_BYTES;
+        if !trusted
+            && short
+            && let Some(tone) = self.quote_reading(&text.text, allowed_domains)
+        {
+            return tone;
+        }
+        let questioned = is_question(&text.text);
+        // A question about a transaction on the explorer is a question.
+        let asks_with_a_source = bait.only_well_known() && questioned;
+        if !bait.any()
+            || warns_with_a_source
+            || names_the_scammer
+            || names_the_site
+            || asks_with_a_source
+        {
             // "Who wants the link?" is an offer, not a question.
-            let asks =
-                is_question(&text.text) && !found.sells_a_service() && !found.has(Concept::Invite);
+            // A member reporting what reached them ("they sent me this
+            // link, is it official?") asks too, whatever follows.
+            let reports = found.has(Concept::Reported) && text.text.contains(['?', '？']);
+            let asks = (questioned || reports)
+                && !found.sells_a_service()
+                && !found.opens_as_a_stranger()
+                && !found.has(Concept::Invite);
             if found.is_protective() || trusted || asks {
-                let warning = found.is_protective() && found.has(Concept::Denounce);
-                return if warning { Tone::Warning } else { Tone::Plain };
+                let warning = found.is_protective()
+                    && (found.has(Concept::Denounce) || found.has(Concept::Report));
+                return if warning {
+                    Tone::Warning
+                } else if asks {
+                    Tone::Question
+                } else {
+                    Tone::Plain
+                };
             }
         } else if trusted && found.is_protective() {
             return Tone::Plain;
@@ -338,16 +493,118 @@ impl ScamRules {
     }
 }
 
+impl ScamRules {
+    /// How a message that quotes ten characters or more reads by the words
+    /// outside its quotes: a warning when they report or warn ("someone
+    /// wrote me", "blocked", "scam alert", "report them"), plain talk when
+    /// they offer nothing ("'DM me for 10x gains' — every message in the
+    /// other groups"); `None` when they carry bait or an offer of their own,
+    /// or when nothing long is quoted.
+    fn quote_reading(&self, text: &str, allowed_domains: &[String]) -> Option<Tone> {
+        let outside = outside_quotes(text)?;
+        let found = self.concepts(&skeleton_of(&outside));
+        let bait = Bait::of(&outside, allowed_domains);
+        if bait.any() || found.has(Concept::Reassure) {
+            return None;
+        }
+        let private = found.has(Concept::GoPrivate) && !found.has(Concept::Reported);
+        let reports = found.has(Concept::Reported)
+            || found.has(Concept::Report)
+            || found.has(Concept::Denounce)
+            || found.is_protective();
+        if reports && !private {
+            Some(Tone::Warning)
+        } else if !private && families(&found, &bait).is_empty() {
+            Some(Tone::Plain)
+        } else {
+            None
+        }
+    }
+}
+
+/// The text without its quotes ("…", «…», “…”, „…“) of ten characters or
+/// more; `None` when it quotes nothing that long.
+fn outside_quotes(text: &str) -> Option<String> {
+    const PAIRS: [(char, char); 4] = [('"', '"'), ('«', '»'), ('“', '”'), ('„', '“')];
+    if !text.contains(['"', '«', '“', '„']) {
+        return None;
+    }
+    let mut outside = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut quoted = false;
+    'scan: loop {
+        for (open, close) in PAIRS {
+            if let Some(start) = rest.find(open) {
+                let after = &rest[start + open.len_utf8()..];
+                if let Some(end) = after.find(close) {
+                    // The first opening quote in the text wins.
+                    let earlier = PAIRS.iter().any(|(o, _)| {
+                        *o != open && rest.find(*o).is_some_and(|other| other < start)
+                    });
+                    if earlier {
+                        continue;
+                    }
+                    let inside = &after[..end];
+                    outside.push_str(&rest[..start]);
+                    if inside.chars().count() >= 10 {
+                        quoted = true;
+                        outside.push(' ');
+                    } else {
+                        outside.push_str(inside);
+                    }
+                    rest = &after[end + close.len_utf8()..];
+                    continue 'scan;
+                }
+            }
+        }
+        break;
+    }
+    outside.push_str(rest);
+    quoted.then_some(outside)
+}
+
+/// The skeleton without its combining marks (accents, cedillas, tildes,
+/// breves, diaereses), so that a message typed without them reads like
+/// the terms written with them; borrowed when it has none.
+fn without_marks(skeleton: &str) -> std::borrow::Cow<'_, str> {
+    let is_mark = |c: char| ('\u{300}'..='\u{36f}').contains(&c);
+    if skeleton.chars().any(is_mark) {
+        std::borrow::Cow::Owned(skeleton.chars().filter(|c| !is_mark(*c)).collect())
+    } else {
+        std::borrow::Cow::Borrowed(skeleton)
+    }
+}
+
 /// How a message reads, for the rules that judge it after the families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tone {
     /// A warning with no bait: never deleted for its words.
     Warning,
+    /// A question with no bait, or only a well-known site's link.
+    Question,
     Plain,
 }
 
 /// A message asking something: people ask about their wallet, the
-/// migration or the presale; scammers tell.
+/// migration or the presale; scammers tell. The question may end in the
+/// link or the account it is about ("is this official? site.app").
 fn is_question(text: &str) -> bool {
-    text.trim_end().ends_with('?') || text.trim_end().ends_with('？')
+    let Some(at) = text.rfind(['?', '？']) else {
+        return false;
+    };
+    text[at..]
+        .split_whitespace()
+        .skip(1)
+        .chain(
+            text[at..]
+                .split_whitespace()
+                .next()
+                .map(|w| w.trim_start_matches(['?', '？'])),
+        )
+        .all(|word| {
+            word.is_empty()
+                || word.starts_with('@')
+                || crate::content::is_link(word)
+                || word.chars().all(|c| !c.is_alphanumeric())
+        })
 }

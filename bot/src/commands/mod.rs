@@ -87,8 +87,12 @@ fn load_settings(
     cli: &Cli,
     env: impl IntoIterator<Item = (String, String)>,
 ) -> anyhow::Result<(Settings, SettingsSource)> {
-    let (settings, source) = Settings::load(cli.config.as_deref(), env)?;
+    let (mut settings, source) = Settings::load(cli.config.as_deref(), env)?;
     tracing::debug!(%source, "settings loaded");
+    // The sandbox's forwarder is this very binary unless the settings name one.
+    if settings.sandbox.forwarder.is_none() {
+        settings.sandbox.forwarder = std::env::current_exe().ok();
+    }
     Ok((settings, source))
 }
 

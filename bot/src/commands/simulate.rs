@@ -80,6 +80,9 @@ pub async fn run(
         .context("Failed to start the chain stand-in")?;
     let mut settings = settings.clone();
     chain.point(&mut settings.chains)?;
+    // What the rehearsal makes (images, sites, utilities) stays apart from
+    // the real files.
+    settings.data_dir = settings.data_dir.join("simulation");
     let settings = &settings;
     let runner = build_runner_with(
         settings,

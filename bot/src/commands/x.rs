@@ -1,6 +1,7 @@
-//! `ulias x connect <account> --user-id <id>`: stores an account's token,
-//! encrypted; the token comes on standard input so it never shows in the
-//! shell's history or the process list.
+//! `ulias x connect <account> --user-id <id>`: stores an account's tokens,
+//! encrypted; they come on standard input (the access token, then the
+//! refresh token if there is one) so they never show in the shell's
+//! history or the process list.
 
 use std::io::{BufRead, Write};
 
@@ -10,7 +11,7 @@ use ulias_core::settings::Settings;
 
 use super::{Outcome, open_store};
 use crate::cli::XCommand;
-use crate::x::TokenVault;
+use crate::x::{Grant, TokenVault};
 
 pub async fn run(
     settings: &Settings,
@@ -23,6 +24,7 @@ pub async fn run(
             account,
             user_id,
             operation,
+            expires_in,
         } => {
             let vault = TokenVault::new(settings.x.token_key.as_ref())?;
             let mut token = String::new();
@@ -31,13 +33,29 @@ pub async fn run(
                 .context("Failed to read the token from standard input")?;
             let token = token.trim();
             anyhow::ensure!(!token.is_empty(), "no token on standard input");
+            let mut refresh = String::new();
+            input
+                .read_line(&mut refresh)
+                .context("Failed to read the refresh token from standard input")?;
+            let refresh = Some(refresh.trim()).filter(|r| !r.is_empty());
+            anyhow::ensure!(
+                refresh.is_none() || settings.x.client_id.is_some(),
+                "a refresh token needs `x.client_id` (the app's OAuth 2.0 client id) to be used"
+            );
+            let now = SystemClock.now();
+            let grant = Grant {
+                access_token: token,
+                refresh_token: refresh,
+                expires_at: refresh
+                    .map(|_| now + chrono::TimeDelta::seconds(i64::from(*expires_in))),
+            };
             let store = open_store(settings).await?;
             store
                 .migrate()
                 .await
                 .context("Failed to migrate the database")?;
-            let sealed = vault.seal(account, user_id, token)?;
-            store.save_x_account(&sealed, SystemClock.now()).await?;
+            let sealed = vault.seal_account(account, user_id, &grant)?;
+            store.save_x_account(&sealed, now).await?;
             if let Some(id) = operation {
                 let id = ulias_core::domain::OperationId::new(*id);
                 store
@@ -46,10 +64,12 @@ pub async fn run(
                     .with_context(|| format!("Failed to bind @{account} to operation #{id}"))?;
             }
             store.close().await;
-            writeln!(
-                out,
-                "x          @{account} connected (token stored encrypted)"
-            )?;
+            let stored = if refresh.is_some() {
+                "tokens stored encrypted, refreshed before they expire"
+            } else {
+                "token stored encrypted; without a refresh token it is not renewed"
+            };
+            writeln!(out, "x          @{account} connected ({stored})")?;
             if let Some(id) = operation {
                 writeln!(out, "x          @{account} posts for operation #{id}")?;
             }

@@ -138,6 +138,15 @@ async fn market(State(world): State<World>, Path(address): Path<String>) -> Json
                 "fdv": pair.market_cap_usd,
                 "marketCap": pair.market_cap_usd,
                 "pairCreatedAt": pair.created_at_ms,
+                "info": {
+                    "imageUrl": format!("https://dd.dexscreener.com/ds-data/tokens/{}/{}.png", token.chain, token.address),
+                    "websites": token.websites.iter()
+                        .map(|url| json!({"label": "Website", "url": url}))
+                        .collect::<Vec<_>>(),
+                    "socials": token.socials.iter()
+                        .map(|(kind, url)| json!({"type": kind, "url": url}))
+                        .collect::<Vec<_>>(),
+                },
             })
         })
         .collect();

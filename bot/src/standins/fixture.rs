@@ -45,6 +45,12 @@ pub struct FixtureToken {
     /// The token's pairs; none: the market API has no pair for it.
     #[serde(default)]
     pub pairs: Vec<FixturePair>,
+    /// The websites listed for it on the market site.
+    #[serde(default)]
+    pub websites: Vec<String>,
+    /// Its social accounts there: `(type, url)`, e.g. `("twitter", "https://x.com/…")`.
+    #[serde(default)]
+    pub socials: Vec<(String, String)>,
 }
 
 /// An address's balance, in whole tokens.

@@ -23,10 +23,10 @@ use ulias_core::store::Store;
 
 use super::groups::Community;
 use super::loops::{engine_loop, groups_loop, send_pushes};
-use super::publishers::Outlets;
+use super::publishers::{Outlets, SiteOutlet};
 use super::{
     ChatState, Common, Roles, StoreStorage, TgBot, Work, alerter, commands, engine_config, groups,
-    handler_tree, limits, log_channel, notify, outbox, phone, startup,
+    handler_tree, limits, log_channel, notify, outbox, phone, startup, x_watch,
 };
 use crate::i18n::Texts;
 use crate::ntfy::Ntfy;
@@ -70,8 +70,9 @@ impl Parts {
 
 /// The updates the bot asks Telegram for, by polling and webhook alike
 /// (`chat_member` only reaches a bot that asks for it).
-const ALLOWED_UPDATES: [AllowedUpdate; 5] = [
+const ALLOWED_UPDATES: [AllowedUpdate; 6] = [
     AllowedUpdate::Message,
+    AllowedUpdate::Poll,
     AllowedUpdate::EditedMessage,
     AllowedUpdate::CallbackQuery,
     AllowedUpdate::ChatMember,
@@ -170,7 +171,8 @@ impl Application {
             notify_every,
             outbox_stopped,
         ));
-        let tasks = spawn_loops(&parts, &settings);
+        let mut tasks = spawn_loops(&parts, &settings);
+        tasks.extend(serve_public_api(&parts.common, &settings).await?);
         let mut dispatcher = Dispatcher::builder(bot.clone(), handler_tree())
             .dependencies(parts.dependencies())
             .default_handler(|_| async {})
@@ -309,9 +311,10 @@ fn spawn_loops(parts: &Parts, settings: &Settings) -> Vec<tokio::task::JoinHandl
             ntfy.clone(),
             settings.http.clone(),
         )),
-        tokio::spawn(notify::x_mentions(
+        tokio::spawn(x_watch::run(
             common.clone(),
             work.clone(),
+            roles.clone(),
             settings.x.clone(),
             settings.http.clone(),
         )),
@@ -369,7 +372,8 @@ async fn build_parts(settings: &Settings, clock: SharedClock) -> anyhow::Result<
         outlets: Arc::new(Outlets {
             x: settings.x.clone(),
             http: settings.http.clone(),
-            site: None,
+            site: site_outlet(settings)?,
+            data_dir: settings.data_dir.clone(),
         }),
         ntfy: ntfy.map(Arc::new),
         ceo: Arc::new(settings.ceo.clone()),
@@ -381,6 +385,56 @@ async fn build_parts(settings: &Settings, clock: SharedClock) -> anyhow::Result<
             bot,
             texts,
         }),
+    })
+}
+
+/// The public API the sites' widgets read, when `public_api.listen` is set
+/// (stopped with the other loops).
+async fn serve_public_api(
+    common: &Common,
+    settings: &Settings,
+) -> anyhow::Result<Option<tokio::task::JoinHandle<()>>> {
+    let Some(listen) = settings.public_api.listen else {
+        return Ok(None);
+    };
+    let chain = ulias_agents::chain::ChainReader::from_settings(settings)
+        .context("Failed to build the public API's chain reader")?;
+    let api = Arc::new(crate::public_api::PublicApi::new(
+        common.store.clone(),
+        chain,
+        common.clock.clone(),
+        Duration::from_secs(settings.public_api.cache_seconds),
+        settings.cloudflare.domain.clone(),
+    ));
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| {
+            format!("Failed to listen on {listen} for the public API (`public_api.listen`)")
+        })?;
+    tracing::info!(%listen, "public API listening");
+    Ok(Some(tokio::spawn(async move {
+        let served = crate::public_api::serve(listener, api, std::future::pending()).await;
+        if let Err(error) = served {
+            tracing::error!(%error, "the public API stopped");
+        }
+    })))
+}
+
+/// Where approved sites go live: Cloudflare when `[cloudflare]` is set.
+fn site_outlet(settings: &Settings) -> anyhow::Result<SiteOutlet> {
+    let cloudflare = &settings.cloudflare;
+    let host = match cloudflare.account() {
+        Some(account) => {
+            let client = crate::cloudflare::Cloudflare::new(account, &settings.http)
+                .context("Failed to build the Cloudflare client")?;
+            Some(Arc::new(client) as Arc<dyn crate::site::SitePublisher>)
+        }
+        None => None,
+    };
+    Ok(SiteOutlet {
+        data_dir: settings.data_dir.clone(),
+        project_prefix: cloudflare.project_prefix.clone(),
+        host,
     })
 }
 

@@ -44,6 +44,11 @@ pub enum Button {
         user: i64,
         answer: i64,
     },
+    /// The team's choice of a tied vote's winner.
+    VoteTie {
+        vote: i64,
+        option: usize,
+    },
 }
 
 /// What the CEO does with a proposal.
@@ -86,6 +91,7 @@ impl Button {
             Self::Forget(entry) => format!("pf:{entry}"),
             Self::Takeover { interaction, run } => format!("tk:{interaction}:{}", u8::from(run)),
             Self::Captcha { user, answer } => format!("cap:{user}:{answer}"),
+            Self::VoteTie { vote, option } => format!("vt:{vote}:{option}"),
         }
     }
 }
@@ -123,6 +129,7 @@ impl FromStr for Button {
                 user: id,
                 answer: i64::try_from(answer).map_err(|_| ())?,
             },
+            ("vt", Some(Ok(option))) => Self::VoteTie { vote: id, option },
             ("g", Some(Ok(option))) => Self::Guess {
                 interaction: id,
                 option,
@@ -174,6 +181,10 @@ mod tests {
             Button::Captcha {
                 user: i64::MAX,
                 answer: 17,
+            },
+            Button::VoteTie {
+                vote: i64::MAX,
+                option: 2,
             },
         ] {
             let data = button.data();

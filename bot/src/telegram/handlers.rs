@@ -17,7 +17,7 @@ use super::error::HandlerResult;
 use super::groups::Community;
 use super::{
     ChatDialogue, ChatState, Common, Role, Roles, StoreStorage, Work, answers, ceo, commands,
-    decisions, groups, operations, outbox, previews, profile, proposals,
+    decisions, groups, operations, outbox, previews, profile, proposals, votes,
 };
 use crate::ntfy::Ntfy;
 
@@ -45,6 +45,34 @@ pub fn handler_tree() -> Handler<'static, HandlerResult, DpHandlerDescription> {
         .branch(Update::filter_chat_member().endpoint(on_member))
         .branch(Update::filter_my_chat_member().endpoint(on_my_member))
         .branch(Update::filter_callback_query().endpoint(on_button))
+        .branch(Update::filter_poll().endpoint(on_poll))
+}
+
+/// A poll the bot sent has new votes: its totals are stored for the
+/// vote's count (a poll it did not send changes nothing). Poll updates
+/// carry no chat, so they may be handled out of order: the update's id
+/// says which state is the latest.
+async fn on_poll(
+    common: Arc<Common>,
+    update: Update,
+    poll: teloxide::types::Poll,
+) -> HandlerResult {
+    let counts: Vec<u64> = poll
+        .options
+        .iter()
+        .map(|o| u64::from(o.voter_count))
+        .collect();
+    common
+        .store
+        .set_poll_counts(
+            ulias_core::domain::PollPlatform::Telegram,
+            &poll.id.0,
+            &counts,
+            i64::from(update.id.0),
+            common.clock.now(),
+        )
+        .await?;
+    Ok(())
 }
 
 fn in_guarded_group(community: Arc<Community>, message: Message) -> bool {
@@ -249,9 +277,11 @@ async fn on_button(
         return on_captcha(&common, &roles, &community, &query, &press, user, answer).await;
     }
     let allowed = match button {
-        Button::Approve(_) | Button::Reject(_) | Button::Unban(_) | Button::Resend(_) => {
-            roles.may_review(press.user_id)
-        }
+        Button::Approve(_)
+        | Button::Reject(_)
+        | Button::Unban(_)
+        | Button::Resend(_)
+        | Button::VoteTie { .. } => roles.may_review(press.user_id),
         Button::Decide { .. }
         | Button::Guess { .. }
         | Button::Details(_)
@@ -309,6 +339,9 @@ async fn on_button(
         Button::Forget(entry) => profile::forget(&common, &press, entry).await?,
         Button::Takeover { interaction, run } => {
             operations::on_takeover_button(&common, &work, &press, interaction, run).await?
+        }
+        Button::VoteTie { vote, option } => {
+            votes::choose(&common, &work, &press, vote, option).await?
         }
     };
     if let (Some(text), Some((chat, message))) = (notice, press.message) {

@@ -12,6 +12,7 @@
 //! settings sections they read. The handlers receive them through
 //! `dptree::deps![…]`, wired in [`Application`].
 
+mod album;
 pub(crate) mod alerter;
 mod answers;
 mod application;
@@ -41,6 +42,9 @@ mod retry;
 mod roles;
 mod startup;
 mod storage;
+mod utilities;
+mod votes;
+mod x_watch;
 
 use std::future::Future;
 

@@ -11,16 +11,15 @@ use std::time::Duration;
 use chrono::TimeDelta;
 use teloxide::prelude::*;
 use teloxide::types::MessageId;
-use ulias_agents::alerts::{Alert, AlertLevel, keys};
 use ulias_core::domain::{ObjectiveStatus, TaskStatus};
-use ulias_core::settings::{CeoSettings, EngineSettings, GroupSettings, HttpSettings, XSettings};
+use ulias_core::settings::{CeoSettings, EngineSettings, GroupSettings};
 
 use super::decisions::post_decision;
 use super::edge::clip;
 use super::error::HandlerResult;
 use super::groups::Community;
 use super::previews::post_validation;
-use super::{Common, Roles, Work};
+use super::{Common, Roles};
 use crate::i18n::arg;
 use crate::ntfy::Ntfy;
 
@@ -59,6 +58,10 @@ pub async fn run(
             ),
             ("proposals", super::proposals::show(common, roles).await),
             ("validations", validations(common, roles, groups).await),
+            (
+                "tied votes",
+                super::votes::announce_ties(common, roles).await,
+            ),
             ("decisions", decisions(common, roles, ntfy).await),
             ("timed-out decisions", timed_out(common).await),
             (
@@ -340,73 +343,5 @@ pub async fn send_summary(common: &Common, ntfy: Option<&Ntfy>, chat: i64) -> Ha
         .caption(common.texts.get("report-chart"))
         .await?;
     push_summary(common, ntfy, &text).await?;
-    Ok(())
-}
-
-/// Reads each connected X account's mentions every
-/// `x.mentions_poll_seconds`. Nothing in a mention is ever acted on; one
-/// that carries instructions (an address to post, funds to send, rules to
-/// drop) is reported to the CEO and logged.
-pub async fn x_mentions(common: Arc<Common>, work: Arc<Work>, x: XSettings, http: HttpSettings) {
-    let Ok(vault) = crate::x::TokenVault::new(x.token_key.as_ref()) else {
-        return;
-    };
-    let client = match crate::x::XClient::new(x.api_url.clone(), &http) {
-        Ok(client) => client,
-        Err(error) => {
-            tracing::error!(%error, "the X mentions are not read");
-            return;
-        }
-    };
-    let mut every = tokio::time::interval(Duration::from_secs(u64::from(x.mentions_poll_seconds)));
-    loop {
-        every.tick().await;
-        if let Err(error) = read_mentions(&common, &work, &vault, &client).await {
-            tracing::warn!(%error, "could not read the X mentions");
-        }
-    }
-}
-
-async fn read_mentions(
-    common: &Common,
-    work: &Work,
-    vault: &crate::x::TokenVault,
-    client: &crate::x::XClient,
-) -> HandlerResult {
-    use ulias_core::domain::{LogKind, LogScope, NewLogEntry};
-    for account in common.store.x_accounts().await? {
-        let token = vault.open(&account)?;
-        let mentions = client
-            .mentions(&token, &account.user_id, account.last_mention_id.as_deref())
-            .await?;
-        for mention in &mentions {
-            if crate::x::is_instruction(&mention.text) {
-                let summary = format!(
-                    "@{}: a mention with instructions was ignored: {}",
-                    account.name,
-                    mention.text.chars().take(200).collect::<String>()
-                );
-                let entry = NewLogEntry::event(
-                    LogScope {
-                        agent: Some("cm".to_owned()),
-                        ..LogScope::default()
-                    },
-                    LogKind::System,
-                    summary,
-                );
-                common.store.append_log(&entry, common.clock.now()).await?;
-                let alert = Alert::new(AlertLevel::Warning, keys::X_MENTION)
-                    .with("account", &account.name)
-                    .with("text", mention.text.chars().take(500).collect::<String>());
-                if let Err(error) = work.engine.runner.alerter.alert(alert).await {
-                    tracing::warn!(%error, "could not alert about a mention");
-                }
-            }
-            common
-                .store
-                .set_last_mention(&account.name, &mention.id)
-                .await?;
-        }
-    }
     Ok(())
 }

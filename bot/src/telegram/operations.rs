@@ -353,6 +353,9 @@ pub async fn show(common: &Common, args: &str) -> Result<String, HandlerError> {
             ],
         ),
     ];
+    if let Some(vote) = common.store.latest_vote_outcome(id).await? {
+        lines.push(super::votes::op_line(common, &vote));
+    }
     let mut tasks = common.store.tasks_of_operation(id).await?;
     tasks.sort_by_key(|task| (task.due_at, task.id));
     for task in tasks.iter().take(TIMELINE_STEPS) {

@@ -101,13 +101,13 @@ async fn publish(common: &Common, roles: &Roles, outlets: &Outlets, job: &Public
             .mark_publication_sent(job.id, &external_id, common.clock.now())
             .await
             .map_err(HandlerError::from),
-        Ok(Published::SentNotPinned(external_id)) => {
+        Ok(Published::SentWithNotice(external_id, notice)) => {
             let sent = common
                 .store
                 .mark_publication_sent(job.id, &external_id, common.clock.now())
                 .await;
             match sent {
-                Ok(()) => tell_not_pinned(common, roles, job).await,
+                Ok(()) => tell_notice(common, roles, job, notice).await,
                 Err(store) => Err(store.into()),
             }
         }
@@ -197,21 +197,25 @@ pub async fn x_destination(
         .ok_or_else(|| "no X account is connected for this post (`ulias x connect`)".into())
 }
 
-/// Tells the team about a job that needs them, with a button to send it again.
-/// Tells the team a post went out but could not be pinned (no button: it
-/// is not to be sent again).
-async fn tell_not_pinned(common: &Common, roles: &Roles, job: &Publication) -> HandlerResult {
+/// Tells the team a job went out but left them something to do by hand
+/// (`notice`, a locale key; no button: it is not to be sent again).
+async fn tell_notice(
+    common: &Common,
+    roles: &Roles,
+    job: &Publication,
+    notice: &str,
+) -> HandlerResult {
     let Some(team) = roles.team_chat else {
         return Ok(());
     };
-    let text = common.texts.with(
-        "publication-not-pinned",
-        &[arg("id", job.id), arg("target", job.target)],
-    );
+    let text = common
+        .texts
+        .with(notice, &[arg("id", job.id), arg("target", job.target)]);
     common.bot.send_message(ChatId(team), clip(&text)).await?;
     Ok(())
 }
 
+/// Tells the team about a job that needs them, with a button to send it again.
 async fn report(common: &Common, roles: &Roles, job: &Publication, key: &str) -> HandlerResult {
     let Some(team) = roles.team_chat else {
         return Ok(());

@@ -7,10 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use teloxide::prelude::*;
-use teloxide::types::{
-    ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMedia, InputMediaPhoto,
-    MessageId,
-};
+use teloxide::types::{ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, MessageId};
 use ulias_core::domain::{
     PublicationTarget, Validation, ValidationId, ValidationKind, ValidationStatus,
 };
@@ -35,15 +32,8 @@ pub async fn post_validation(
     chat: i64,
     validation: &Validation,
 ) -> Result<MessageId, HandlerError> {
-    let images = images_of(validation);
-    if validation.kind == ValidationKind::Album && images.len() >= 2 {
-        let media = images
-            .iter()
-            .take(10)
-            .map(|url| InputMedia::Photo(InputMediaPhoto::new(InputFile::url(url.clone()))));
-        if let Err(error) = common.bot.send_media_group(ChatId(chat), media).await {
-            tracing::warn!(%error, validation = %validation.id, "the album could not be shown");
-        }
+    if validation.kind == ValidationKind::Album {
+        show_album(common, chat, validation).await;
     }
     let keyboard = InlineKeyboardMarkup::new([[
         InlineKeyboardButton::callback(
@@ -173,12 +163,32 @@ fn preview(t: &Texts, validation: &Validation) -> String {
         Err(error) => return t.with("validation-unreadable", &[arg("error", error)]),
     };
     match &content {
-        Content::Post { text } => format!("{}\n{text}", t.get("validation-post")),
-        Content::Profile { .. } => {
-            format!(
-                "{}\n{}",
-                t.get("validation-post"),
-                content.messages().join("\n")
+        Content::Post {
+            text,
+            images,
+            reply_to,
+        } => {
+            let mut shown = vec![t.get("validation-post")];
+            if let Some(mention) = reply_to {
+                shown.push(t.with("validation-reply-to", &[arg("id", mention)]));
+            }
+            shown.push(text.clone());
+            if !images.is_empty() {
+                let ids: Vec<String> = images.iter().map(|i| format!("#{i}")).collect();
+                shown.push(t.with("validation-images", &[arg("assets", ids.join(", "))]));
+            }
+            shown.join("\n")
+        }
+        Content::Profile(profile) => {
+            let asset = |id: Option<i64>| id.map_or_else(|| "—".to_owned(), |i| format!("#{i}"));
+            t.with(
+                "validation-profile",
+                &[
+                    arg("name", profile.name.clone().unwrap_or_else(|| "—".into())),
+                    arg("bio", profile.bio.clone().unwrap_or_else(|| "—".into())),
+                    arg("picture", asset(profile.picture)),
+                    arg("banner", asset(profile.banner)),
+                ],
             )
         }
         Content::Thread { parts } => {
@@ -193,19 +203,32 @@ fn preview(t: &Texts, validation: &Validation) -> String {
                 numbered.join("\n\n")
             )
         }
-        Content::Album { images, caption } => format!(
-            "{}\n{}\n{caption}",
-            t.with("validation-album", &[arg("count", images.len())]),
-            images.join("\n")
-        ),
+        Content::Album {
+            images,
+            caption,
+            assets,
+        } => {
+            let files = assets.iter().map(|id| format!("#{id}"));
+            let listed: Vec<String> = images.iter().cloned().chain(files).collect();
+            format!(
+                "{}\n{}\n{caption}",
+                t.with("validation-album", &[arg("count", listed.len())]),
+                listed.join(" ")
+            )
+        }
         Content::Site {
             url,
             template,
             fields,
+            build,
         } => {
+            let label = match build {
+                Some(build) => format!("{template} #{build}"),
+                None => template.clone(),
+            };
             let shown = url
                 .clone()
-                .unwrap_or_else(|| format!("{template}\n{}", pretty(fields)));
+                .unwrap_or_else(|| format!("{label}\n{}", pretty(fields)));
             t.with("validation-site", &[arg("url", shown)])
         }
         Content::Pinned { text } => format!("{}\n{text}", t.get("validation-pinned")),
@@ -230,11 +253,26 @@ fn preview(t: &Texts, validation: &Validation) -> String {
     }
 }
 
-/// The images of an album, as URLs.
-fn images_of(validation: &Validation) -> Vec<url::Url> {
-    match Content::of(validation.kind, &validation.payload) {
-        Ok(Content::Album { images, .. }) => images.iter().filter_map(|u| u.parse().ok()).collect(),
-        _ => Vec::new(),
+/// Shows an album's images above its preview, uploaded from the data
+/// folder where they are made files. An album Telegram cannot take (an
+/// image it cannot fetch, a missing file) is left out: the preview lists
+/// the images and can still be decided.
+async fn show_album(common: &Common, chat: i64, validation: &Validation) {
+    let Ok(Content::Album { images, assets, .. }) =
+        Content::of(validation.kind, &validation.payload)
+    else {
+        return;
+    };
+    let store = &common.store;
+    let items = match super::album::items(store, validation.operation_id, &images, &assets).await {
+        Ok(items) => items,
+        Err(error) => {
+            tracing::warn!(%error, validation = %validation.id, "the album could not be shown");
+            return;
+        }
+    };
+    if let Err(error) = super::album::send(&common.bot, ChatId(chat), &items, "").await {
+        tracing::warn!(%error, validation = %validation.id, "the album could not be shown");
     }
 }
 

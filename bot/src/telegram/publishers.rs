@@ -10,13 +10,14 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::Value;
 use teloxide::prelude::*;
-use teloxide::types::{InputFile, InputMedia, InputMediaPhoto, InputPollOption};
-use ulias_agents::publications::Content;
-use ulias_core::domain::{Publication, PublicationTarget, ValidationKind};
+use teloxide::types::InputPollOption;
+use ulias_agents::publications::{Content, Profile};
+use ulias_core::domain::{PollPlatform, Publication, PublicationTarget, ValidationKind};
 use ulias_core::settings::{HttpSettings, XSettings};
-use ulias_core::store::{Store, StoreError};
+use ulias_core::store::{NewPoll, Store, StoreError};
 
-use super::edge::{MAX_CAPTION, clip, clip_to};
+use super::album;
+use super::edge::clip;
 use super::outbox::{telegram_destination, x_destination};
 use super::retry::after_429;
 use super::{Common, Roles};
@@ -26,8 +27,18 @@ use super::{Common, Roles};
 pub struct Outlets {
     pub x: XSettings,
     pub http: HttpSettings,
-    /// Where approved sites go live (none wired yet).
-    pub site: Option<Arc<dyn crate::site::SitePublisher>>,
+    /// Where approved sites are read from and go live.
+    pub site: SiteOutlet,
+    /// Where made files are kept (`data_dir`): released utilities go there.
+    pub data_dir: std::path::PathBuf,
+}
+
+/// Sites: the folder their bundles are in, how projects are named, and
+/// the host (none without `[cloudflare]`).
+pub struct SiteOutlet {
+    pub data_dir: std::path::PathBuf,
+    pub project_prefix: String,
+    pub host: Option<Arc<dyn crate::site::SitePublisher>>,
 }
 
 /// What a manual publication records as its external id.
@@ -38,8 +49,10 @@ const BY_HAND: &str = "manual";
 pub enum Published {
     /// Sent: the platform's id of it (its first message or post).
     Sent(String),
-    /// Sent, but Telegram refused to pin it: never sent again for that.
-    SentNotPinned(String),
+    /// Sent, with something the team must do by hand (the locale key that
+    /// says what: a pin Telegram refused, X's "automated" label); never
+    /// sent again for that.
+    SentWithNotice(String, &'static str),
     /// Not yet: a posting rule put it back until its turn.
     Deferred,
 }
@@ -106,9 +119,20 @@ pub fn publisher_for<'a>(
     target: PublicationTarget,
 ) -> Box<dyn Publisher + 'a> {
     match target {
-        PublicationTarget::Telegram => Box::new(TelegramPublisher { common, roles }),
-        PublicationTarget::X => Box::new(XPublisher { common, outlets }),
-        PublicationTarget::Site => Box::new(SitePublisher(outlets.site.as_deref())),
+        PublicationTarget::Telegram => Box::new(TelegramPublisher {
+            common,
+            roles,
+            data_dir: &outlets.data_dir,
+        }),
+        PublicationTarget::X => Box::new(XPublisher {
+            common,
+            roles,
+            outlets,
+        }),
+        PublicationTarget::Site => Box::new(SiteOut {
+            common,
+            outlet: &outlets.site,
+        }),
         PublicationTarget::Manual => Box::new(ByHand),
     }
 }
@@ -129,10 +153,56 @@ pub async fn content_of(store: &Store, job: &Publication) -> Result<Content, Pub
     Content::of(kind, &job.payload).map_err(|e| PublishError::Refused(e.to_string()))
 }
 
+/// Notes a poll the platform accepted, so its votes can be counted.
+async fn record_poll(
+    common: &Common,
+    job: &Publication,
+    platform: PollPlatform,
+    external_id: &str,
+) -> Result<(), PublishError> {
+    let Content::Poll { question, options } = content_of(&common.store, job).await? else {
+        return Ok(());
+    };
+    let poll = NewPoll {
+        operation_id: job.operation_id,
+        publication_id: job.id,
+        platform,
+        external_id: external_id.to_owned(),
+        question,
+        options,
+    };
+    common.store.record_poll(&poll, common.clock.now()).await?;
+    Ok(())
+}
+
+/// An image of the operation's kit: its bytes and type. An asset of
+/// another operation is refused (an output cannot post someone else's).
+async fn asset_bytes(
+    store: &Store,
+    job: &Publication,
+    asset: i64,
+) -> Result<(Vec<u8>, String), PublishError> {
+    let file = store.asset_file(asset).await?;
+    if file.operation_id.is_some() && file.operation_id != job.operation_id {
+        return Err(PublishError::Refused(format!(
+            "asset #{asset} belongs to another operation"
+        )));
+    }
+    let bytes = tokio::fs::read(&file.path).await.map_err(|e| {
+        PublishError::Refused(format!(
+            "asset #{asset} ({}) cannot be read: {e}",
+            file.path
+        ))
+    })?;
+    Ok((bytes, file.mime))
+}
+
 /// Telegram: the operation's own community group.
 struct TelegramPublisher<'a> {
     common: &'a Common,
     roles: &'a Roles,
+    /// Where an approved utility is released.
+    data_dir: &'a std::path::Path,
 }
 
 #[async_trait]
@@ -148,40 +218,36 @@ impl Publisher for TelegramPublisher<'_> {
             .map_err(|e| PublishError::Refused(e.to_string()))?;
         let sent = match content {
             Content::Poll { question, options } => {
-                let options: Vec<InputPollOption> =
+                let choices: Vec<InputPollOption> =
                     options.iter().cloned().map(InputPollOption::new).collect();
-                common
+                let sent = common
                     .bot
-                    .send_poll(chat, question.clone(), options)
-                    .await?
+                    .send_poll(chat, question.clone(), choices)
+                    .await?;
+                // Its votes come back as `poll` updates, by this id.
+                if let Some(poll) = sent.poll() {
+                    record_poll(common, job, PollPlatform::Telegram, &poll.id.0).await?;
+                }
+                sent
             }
-            Content::Album { images, caption } => {
-                // The caption rides on the first image, cut to Telegram's
-                // 1,024 UTF-16 units.
-                let images: Vec<InputMedia> = images
-                    .iter()
-                    .filter_map(|u| u.parse().ok())
-                    .take(10)
-                    .enumerate()
-                    .map(|(index, url)| {
-                        let photo = InputMediaPhoto::new(InputFile::url(url));
-                        InputMedia::Photo(match index {
-                            0 if !caption.is_empty() => {
-                                photo.caption(clip_to(caption, MAX_CAPTION))
-                            }
-                            _ => photo,
-                        })
-                    })
-                    .collect();
-                let sent = common.bot.send_media_group(chat, images).await?;
-                sent.into_iter().next().ok_or_else(|| {
-                    PublishError::Refused("Telegram sent no message for the album".into())
-                })?
+            Content::Album {
+                images,
+                caption,
+                assets,
+            } => {
+                return Ok(Published::Sent(
+                    send_album(common, job, chat, images, assets, caption).await?,
+                ));
             }
             Content::Thread { parts } => {
                 return Ok(Published::Sent(
                     send_thread(common, job, chat, parts).await?,
                 ));
+            }
+            Content::Utility { template, config } => {
+                let data_dir = self.data_dir;
+                return super::utilities::publish(common, data_dir, chat, job, template, config)
+                    .await;
             }
             Content::Pinned { text } => {
                 let message = common.bot.send_message(chat, clip(text)).await?;
@@ -191,7 +257,7 @@ impl Publisher for TelegramPublisher<'_> {
                 if let Err(error) = pinned {
                     tracing::warn!(%error, publication = %job.id, "sent but not pinned");
                     let id = format!("{}:{}", chat.0, message.id.0);
-                    return Ok(Published::SentNotPinned(id));
+                    return Ok(Published::SentWithNotice(id, "publication-not-pinned"));
                 }
                 message
             }
@@ -226,6 +292,43 @@ async fn send_thread(
     first.ok_or_else(|| PublishError::Refused("a thread needs parts".into()))
 }
 
+/// An album in groups of 2–10 (the kit has more images than one group
+/// holds), each group recorded as it goes: sent again, it resumes at the
+/// first group not recorded.
+async fn send_album(
+    common: &Common,
+    job: &Publication,
+    chat: ChatId,
+    urls: &[String],
+    assets: &[i64],
+    caption: &str,
+) -> Result<String, PublishError> {
+    let items = album::items(&common.store, job.operation_id, urls, assets)
+        .await
+        .map_err(|e| PublishError::Refused(e.to_string()))?;
+    let done = common.store.sent_parts(job.id).await?;
+    let mut first = done.first().map(|(_, id)| id.clone());
+    let groups = album::groups(items.len());
+    let ranges: Vec<String> = groups.iter().map(|_| String::new()).collect();
+    for (index, _) in unsent(&ranges, &done) {
+        let Some(range) = groups.get(index as usize) else {
+            continue;
+        };
+        let caption = (index == 0).then_some(caption);
+        let sent = album::send_group(&common.bot, chat, &items[range.clone()], caption).await?;
+        let message = sent.first().ok_or_else(|| {
+            PublishError::Refused("Telegram sent no message for the album".into())
+        })?;
+        let id = format!("{}:{}", chat.0, message.id.0);
+        common
+            .store
+            .record_sent_part(job.id, index, &id, common.clock.now())
+            .await?;
+        first.get_or_insert(id);
+    }
+    first.ok_or_else(|| PublishError::Refused("an album needs images".into()))
+}
+
 /// The parts of a job not recorded as sent yet, with their index: a job
 /// sent again resumes at its first missing part.
 fn unsent<'a>(
@@ -238,13 +341,19 @@ fn unsent<'a>(
 }
 
 /// X: the operation's own account, one post per account per
-/// `x.min_post_interval_seconds` (threads excepted): a post that comes too
-/// soon is put back until its turn (the wait is in the store, so it
-/// survives a restart).
+/// `x.min_post_interval_seconds` (threads and profile updates excepted): a
+/// post that comes too soon is put back until its turn (the wait is in the
+/// store, so it survives a restart). Its token is refreshed shortly before
+/// it expires; while the account is paused (a refused refresh) its posts
+/// wait too, none is dropped.
 struct XPublisher<'a> {
     common: &'a Common,
+    roles: &'a Roles,
     outlets: &'a Outlets,
 }
+
+/// How long a post waits while its account cannot post.
+const X_PAUSED_WAIT: chrono::TimeDelta = chrono::TimeDelta::minutes(15);
 
 #[async_trait]
 impl Publisher for XPublisher<'_> {
@@ -253,28 +362,12 @@ impl Publisher for XPublisher<'_> {
         job: &Publication,
         content: &Content,
     ) -> Result<Published, PublishError> {
-        use crate::x::{TokenVault, XClient};
+        use crate::x::{TokenVault, Tokens, XClient};
         let (common, outlets) = (self.common, self.outlets);
-        if matches!(content, Content::Profile { .. }) {
-            return Err(PublishError::NotBuilt(
-                "X profile updates are not built yet: change the profile by hand",
-            ));
-        }
-        let args = job.payload.get("args").unwrap_or(&job.payload);
-        let named = job
-            .account
-            .as_deref()
-            .or_else(|| args.get("account").and_then(Value::as_str));
-        let name = x_destination(&common.store, job.operation_id, named)
-            .await
-            .map_err(|e| PublishError::Refused(e.to_string()))?;
-        let accounts = common.store.x_accounts().await?;
-        let account = accounts.iter().find(|a| a.name == name).ok_or_else(|| {
-            PublishError::Refused(format!("@{name} is not connected (`ulias x connect`)"))
-        })?;
+        let account = self.account(job).await?;
         let now = common.clock.now();
         let interval = chrono::TimeDelta::seconds(i64::from(outlets.x.min_post_interval_seconds));
-        if !matches!(content, Content::Thread { .. })
+        if content.is_post()
             && let Some(last) = common.store.last_x_post(&account.name).await?
             && now - last < interval
         {
@@ -290,19 +383,125 @@ impl Publisher for XPublisher<'_> {
             .set_publication_account(job.id, &account.name)
             .await?;
         let vault = TokenVault::new(outlets.x.token_key.as_ref())?;
-        let token = vault.open(account)?;
         let client = XClient::new(outlets.x.api_url.clone(), &outlets.http)?;
-        // Each part is recorded as it goes: sent again, a thread resumes at
-        // its first missing part, replying to the last one that went out.
+        let tokens = Tokens {
+            store: &common.store,
+            vault: &vault,
+            client: &client,
+            settings: &outlets.x,
+        };
+        let token = match tokens.fresh(&account, now).await {
+            Ok(token) => token,
+            Err(error) => return self.wait_for_token(job, error).await,
+        };
+        let sender = XSender {
+            common,
+            client: &client,
+            token: &token,
+            job,
+        };
+        match content {
+            Content::Profile(profile) => sender.profile(&account.name, profile).await,
+            other => sender.posts(other).await,
+        }
+    }
+}
+
+impl XPublisher<'_> {
+    /// The account the job goes out from, connected.
+    async fn account(
+        &self,
+        job: &Publication,
+    ) -> Result<ulias_core::store::XAccount, PublishError> {
+        let store = &self.common.store;
+        let args = job.payload.get("args").unwrap_or(&job.payload);
+        let named = job
+            .account
+            .as_deref()
+            .or_else(|| args.get("account").and_then(Value::as_str));
+        let name = x_destination(store, job.operation_id, named)
+            .await
+            .map_err(|e| PublishError::Refused(e.to_string()))?;
+        store.x_account(&name).await?.ok_or_else(|| {
+            PublishError::Refused(format!("@{name} is not connected (`ulias x connect`)"))
+        })
+    }
+
+    /// No usable token: the job waits (nothing is lost), and a refresh X
+    /// refused is told to the team once.
+    async fn wait_for_token(
+        &self,
+        job: &Publication,
+        error: crate::x::TokenError,
+    ) -> Result<Published, PublishError> {
+        use crate::x::TokenError;
+        let common = self.common;
+        if let TokenError::X(_) | TokenError::Store(_) = &error {
+            return Err(PublishError::Refused(error.to_string()));
+        }
+        // Kept first, told after: when the team reads the alert, the post
+        // already waits.
+        tracing::info!(publication = %job.id, %error, "X post waits for a usable token");
+        common
+            .store
+            .defer_publication(job.id, common.clock.now() + X_PAUSED_WAIT)
+            .await?;
+        if let TokenError::RefreshRefused {
+            account,
+            reason,
+            newly: true,
+        } = &error
+        {
+            super::x_watch::tell_refresh_failed(common, self.roles, account, reason).await;
+        }
+        Ok(Published::Deferred)
+    }
+}
+
+/// One job's requests to X, with the account's token.
+struct XSender<'a> {
+    common: &'a Common,
+    client: &'a crate::x::XClient,
+    token: &'a secrecy::SecretString,
+    job: &'a Publication,
+}
+
+impl XSender<'_> {
+    /// Posts (a thread's parts in order, each replying to the one before,
+    /// each recorded as it goes: sent again, it resumes at its first
+    /// missing part). Images ride on the first post; a poll is one post.
+    async fn posts(&self, content: &Content) -> Result<Published, PublishError> {
+        use crate::x::NewPost;
+        let (common, job) = (self.common, self.job);
         let done = common.store.sent_parts(job.id).await?;
         let mut first: Option<String> = done.first().map(|(_, id)| id.clone());
-        let mut previous: Option<String> = done.last().map(|(_, id)| id.clone());
+        let mut previous: Option<String> = done
+            .last()
+            .map(|(_, id)| id.clone())
+            .or_else(|| content.reply_to().map(str::to_owned));
+        let media_ids = match done.is_empty() {
+            true => self.upload_images(content.images()).await?,
+            false => Vec::new(),
+        };
+        let poll = match content {
+            Content::Poll { options, .. } => Some((options.as_slice(), X_POLL_MINUTES)),
+            _ => None,
+        };
         for (index, part) in unsent(&content.messages(), &done) {
-            let id = client.post(&token, part, previous.as_deref()).await?;
+            let post = NewPost {
+                text: part,
+                reply_to: previous.as_deref(),
+                media_ids: if index == 0 { &media_ids } else { &[] },
+                poll,
+            };
+            let id = self.client.post(self.token, &post).await?;
             common
                 .store
                 .record_sent_part(job.id, index, &id, common.clock.now())
                 .await?;
+            if let Content::Poll { .. } = content {
+                record_poll(common, job, PollPlatform::X, &id).await?;
+            }
             first.get_or_insert_with(|| id.clone());
             previous = Some(id);
         }
@@ -310,28 +509,113 @@ impl Publisher for XPublisher<'_> {
             .map(Published::Sent)
             .ok_or_else(|| PublishError::Refused("nothing to post".into()))
     }
+
+    async fn upload_images(&self, images: &[i64]) -> Result<Vec<String>, PublishError> {
+        let mut ids = Vec::new();
+        for &asset in images {
+            let (bytes, mime) = asset_bytes(&self.common.store, self.job, asset).await?;
+            ids.push(self.client.upload_image(self.token, &bytes, &mime).await?);
+        }
+        Ok(ids)
+    }
+
+    /// The profile: name and bio, then picture and banner. X has no API
+    /// for the "automated" label: the team is told to set it by hand.
+    async fn profile(&self, account: &str, profile: &Profile) -> Result<Published, PublishError> {
+        let (client, token) = (self.client, self.token);
+        if profile.name.is_some() || profile.bio.is_some() {
+            client
+                .update_profile(token, profile.name.as_deref(), profile.bio.as_deref())
+                .await?;
+        }
+        if let Some(picture) = profile.picture {
+            let (bytes, _) = asset_bytes(&self.common.store, self.job, picture).await?;
+            client.update_profile_image(token, &bytes).await?;
+        }
+        if let Some(banner) = profile.banner {
+            let (bytes, _) = asset_bytes(&self.common.store, self.job, banner).await?;
+            client.update_profile_banner(token, &bytes).await?;
+        }
+        Ok(Published::SentWithNotice(
+            format!("profile:@{account}"),
+            "publication-x-automated-label",
+        ))
+    }
 }
 
-/// The site host, when one is wired.
-struct SitePublisher<'a>(Option<&'a dyn crate::site::SitePublisher>);
+/// How long an X poll stays open (a day, like the Telegram vote's step).
+const X_POLL_MINUTES: u32 = 1440;
+
+/// The site host: the approved build, checked again against the
+/// operation's official address now, goes live under the operation's
+/// subdomain (recorded on the operation).
+struct SiteOut<'a> {
+    common: &'a Common,
+    outlet: &'a SiteOutlet,
+}
 
 #[async_trait]
-impl Publisher for SitePublisher<'_> {
+impl Publisher for SiteOut<'_> {
     async fn publish(
         &self,
         job: &Publication,
-        _content: &Content,
+        content: &Content,
     ) -> Result<Published, PublishError> {
-        match self.0 {
-            Some(site) => site
-                .publish(&job.payload)
-                .await
-                .map(Published::Sent)
-                .map_err(PublishError::Refused),
-            None => Err(PublishError::NotBuilt(
-                "no site host is wired yet: publish the site by hand",
-            )),
+        use ulias_agents::site;
+        let refused = |message: String| PublishError::Refused(message);
+        let Content::Site { build, .. } = content else {
+            return Err(refused("only a site goes to the site host".into()));
+        };
+        let Some(host) = self.outlet.host.as_deref() else {
+            return Err(PublishError::NotBuilt(
+                "no site host is set (`[cloudflare]`): publish the site by hand",
+            ));
+        };
+        let store = &self.common.store;
+        let operation = match job.operation_id {
+            Some(id) => store.operation(id).await?,
+            None => {
+                return Err(refused(
+                    "a site is an operation's: this one has none".into(),
+                ));
+            }
+        };
+        let build = build.ok_or_else(|| {
+            refused("this validation names no checked build: the Webdev must build, check and propose it again".into())
+        })?;
+        let official = operation.official_address.as_deref().ok_or_else(|| {
+            refused(format!(
+                "operation #{} has no official address",
+                operation.id
+            ))
+        })?;
+        let bundle = site::open(&self.outlet.data_dir, operation.id.get(), Some(build))
+            .map_err(|e| refused(e.to_string()))?;
+        site::ready_to_publish(&bundle, official).map_err(|e| refused(e.to_string()))?;
+        let ticker = operation
+            .token_symbol
+            .clone()
+            .unwrap_or_else(|| operation.name.clone());
+        let release = crate::site::SiteRelease::named(
+            bundle.site_dir(),
+            &self.outlet.project_prefix,
+            operation.id.get(),
+            &ticker,
+            operation.site_subdomain.as_deref(),
+        );
+        let url = host
+            .publish(&release)
+            .await
+            .map_err(|e| match e.is_lost() {
+                true => PublishError::Lost(e.to_string()),
+                false => PublishError::Refused(e.to_string()),
+            })?;
+        if operation.site_subdomain.as_deref() != Some(release.subdomain.as_str()) {
+            store
+                .set_site_subdomain(operation.id, &release.subdomain, self.common.clock.now())
+                .await?;
         }
+        Ok(Published::Sent(url))
     }
 }
 

@@ -199,6 +199,30 @@ impl Surface {
 /// Where the process's clock starts: today at 06:00 UTC, an hour when no
 /// daily or weekly summary is due (they go out in the evening), whenever the
 /// tests run. Rows a test writes before the start are dated from it.
+/// A running operation for `symbol` on Base, started at [`start_time`].
+pub async fn running_operation(store: &Store, symbol: &str) -> ulias_core::domain::OperationId {
+    use ulias_core::domain::{NewOperation, OperationStatus};
+    let op = store
+        .create_operation(
+            &NewOperation {
+                name: "PEPE2".into(),
+                token_symbol: Some(symbol.into()),
+                chain: Some("base".into()),
+                official_address: None,
+                official_addresses: Vec::new(),
+                j0_at: start_time(),
+            },
+            start_time(),
+        )
+        .await
+        .unwrap();
+    store
+        .set_operation_status(op.id, OperationStatus::Running, start_time())
+        .await
+        .unwrap();
+    op.id
+}
+
 pub fn start_time() -> DateTime<Utc> {
     let today = SystemClock.now().date_naive();
     today.and_hms_opt(6, 0, 0).unwrap().and_utc()

@@ -11,6 +11,7 @@ mod kinds;
 mod ledger;
 mod records;
 mod status;
+mod vote;
 
 pub use crate::text_enum::UnknownVariant;
 pub use ceo::{
@@ -38,3 +39,4 @@ pub use status::{
     DecisionStatus, ObjectiveStatus, OperationStatus, PublicationStatus, Status, TaskStatus,
     ValidationStatus,
 };
+pub use vote::{DecidedBy, PollCount, PollPlatform, Tally, VoteResult, tally};

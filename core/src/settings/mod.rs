@@ -7,6 +7,7 @@ mod chains;
 mod infra;
 mod load;
 mod ops;
+mod sites;
 mod validate;
 mod workspace;
 
@@ -19,7 +20,10 @@ pub use chains::{
 };
 pub use infra::{InfraSettings, ProxmoxSettings, ResearchSettings};
 pub use load::{ENV_PREFIX, Problem, SettingsError, SettingsSource};
-pub use ops::{HostSettings, SandboxSettings, ServiceSettings, SshSettings};
+pub use ops::{
+    HostPort, HostSettings, InvalidHostPort, SandboxSettings, ServiceSettings, SshSettings,
+};
+pub use sites::{CloudflareAccount, CloudflareSettings, PublicApiSettings};
 pub use workspace::WorkspaceSettings;
 
 text_enum! {
@@ -96,6 +100,9 @@ pub struct Settings {
     pub locale: Locale,
     /// The folder of agent files, preamble and playbooks.
     pub prompts_dir: std::path::PathBuf,
+    /// Where the files the organisation makes live (brand images, built
+    /// sites and utilities), relative to the working directory.
+    pub data_dir: std::path::PathBuf,
     /// Where the store lives.
     pub database: DatabaseSettings,
     /// The Telegram bot, its people and its chats.
@@ -135,6 +142,10 @@ pub struct Settings {
     /// The services the research and media tools reach (SearXNG,
     /// connectors, GPU jobs).
     pub research: ResearchSettings,
+    /// Where approved sites go live (Cloudflare Pages and DNS).
+    pub cloudflare: CloudflareSettings,
+    /// The read-only API the sites' live widgets read.
+    pub public_api: PublicApiSettings,
 }
 
 impl Default for Settings {
@@ -142,6 +153,7 @@ impl Default for Settings {
         Self {
             locale: Locale::default(),
             prompts_dir: "prompts".into(),
+            data_dir: "data".into(),
             database: DatabaseSettings::default(),
             telegram: TelegramSettings::default(),
             models: ModelSettings::default(),
@@ -161,6 +173,8 @@ impl Default for Settings {
             services: Vec::new(),
             infra: InfraSettings::default(),
             research: ResearchSettings::default(),
+            cloudflare: CloudflareSettings::default(),
+            public_api: PublicApiSettings::default(),
         }
     }
 }
@@ -543,6 +557,12 @@ pub struct XSettings {
     pub min_post_interval_seconds: u32,
     /// Seconds between two looks at each account's mentions.
     pub mentions_poll_seconds: u32,
+    /// The app's OAuth 2.0 client id: refreshes access tokens before they
+    /// expire (accounts connected with a refresh token).
+    pub client_id: Option<String>,
+    /// The client secret of a confidential app (sent with Basic auth on
+    /// refresh); none for a public client.
+    pub client_secret: Option<SecretString>,
 }
 
 impl Default for XSettings {
@@ -552,6 +572,8 @@ impl Default for XSettings {
             token_key: None,
             min_post_interval_seconds: 1800,
             mentions_poll_seconds: 900,
+            client_id: None,
+            client_secret: None,
         }
     }
 }

@@ -34,6 +34,61 @@ pub struct SandboxSettings {
     /// variables may hold secrets): `PATH`, and e.g. `HOME` or `CARGO_HOME`
     /// for toolchains that need them.
     pub env: BTreeMap<String, String>,
+    /// The only `host:port` pairs a utility's build and tests may reach
+    /// (through the forwarder); anything else has no route.
+    pub allow: Vec<HostPort>,
+    /// The program started inside the sandbox to relay allowlisted
+    /// connections (`<forwarder> sandbox-forward …`); unset, the running
+    /// `ulias` binary itself.
+    pub forwarder: Option<PathBuf>,
+}
+
+/// A `host:port` pair a sandboxed command may reach.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(try_from = "String")]
+pub struct HostPort {
+    /// A DNS name or an IPv4 address.
+    pub host: String,
+    pub port: u16,
+}
+
+/// A text that is not `host:port`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not host:port (a DNS name or IPv4 address, a port from 1 to 65535)")]
+pub struct InvalidHostPort(pub String);
+
+impl std::str::FromStr for HostPort {
+    type Err = InvalidHostPort;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let invalid = || InvalidHostPort(text.to_owned());
+        let (host, port) = text.rsplit_once(':').ok_or_else(invalid)?;
+        let port: u16 = port.parse().map_err(|_| invalid())?;
+        let host_ok = !host.is_empty()
+            && host.len() <= 253
+            && host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+        if !host_ok || port == 0 {
+            return Err(invalid());
+        }
+        Ok(Self {
+            host: host.to_ascii_lowercase(),
+            port,
+        })
+    }
+}
+
+impl TryFrom<String> for HostPort {
+    type Error = InvalidHostPort;
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
+}
+
+impl std::fmt::Display for HostPort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.host, self.port)
+    }
 }
 
 impl Default for SandboxSettings {
@@ -53,6 +108,11 @@ impl Default for SandboxSettings {
                 ),
                 ("LANG".to_owned(), "C.UTF-8".to_owned()),
             ]),
+            allow: vec![HostPort {
+                host: "api.dexscreener.com".to_owned(),
+                port: 443,
+            }],
+            forwarder: None,
         }
     }
 }

@@ -54,6 +54,8 @@ impl Settings {
         ));
         problems.0.extend(self.infra.problems());
         problems.0.extend(self.research.problems());
+        problems.0.extend(self.cloudflare.problems());
+        problems.0.extend(self.public_api.problems());
         problems.0
     }
 

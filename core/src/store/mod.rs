@@ -9,6 +9,8 @@
 
 mod ab_tests;
 mod answers;
+mod asset_files;
+mod assets;
 mod decisions;
 mod error;
 mod incidents;
@@ -22,6 +24,7 @@ mod operation_files;
 mod operation_resources;
 mod operations;
 mod org_reads;
+mod polls;
 mod profile;
 mod proposals;
 mod publications;
@@ -34,6 +37,7 @@ mod spam;
 mod surface;
 mod tasks;
 mod time;
+mod utility_runs;
 mod validations;
 mod x_accounts;
 
@@ -46,6 +50,8 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 
 pub use ab_tests::{AbTest, PromptVersion};
+pub use asset_files::AssetFile;
+pub use assets::{Asset, NewAsset};
 pub use decisions::TIMEOUT_RESPONDER;
 pub use error::StoreError;
 pub use incidents::{Event, Incident, ServiceCheck};
@@ -54,6 +60,7 @@ pub use metrics::Counts;
 pub use objectives::ObjectiveUpdate;
 pub use operations::Stopped;
 pub use org_reads::{AgentFigures, TaskFilter};
+pub use polls::{NewPoll, NewVoteOutcome, Poll, VoteOutcome};
 pub use profile::ProfileObservation;
 pub use pushes::{NewPush, Push, PushAction, PushKind, PushPayload, PushStatus};
 pub use read_only::{QueryRows, Refused, SECRET_NAMES, check_select};
@@ -62,7 +69,8 @@ pub use schema::MigrationReport;
 pub use spam::{GroupMember, OpenCaptcha, SpamSample};
 pub use surface::{ActorRole, AuditEntry, Interaction, NewInteraction, ProgressMessage};
 pub use tasks::{ExpiredLeases, Progress};
-pub use x_accounts::XAccount;
+pub use utility_runs::{NewUtilityRun, UtilityRun, UtilityRunStatus};
+pub use x_accounts::{Sealed, XAccount, XPause};
 
 /// Runs `$body` with `$pool` bound to the open pool, whichever backend it is.
 /// The body is compiled once per backend, so it must type-check on both.

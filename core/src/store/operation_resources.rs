@@ -115,6 +115,23 @@ impl Store {
         }
     }
 
+    /// The operation an X account is bound to, if any.
+    pub async fn operation_of_account(
+        &self,
+        account: &str,
+    ) -> Result<Option<Operation>, StoreError> {
+        let id: Option<i64> = with_pool!(self, |pool| {
+            sqlx::query_scalar(Resource::Account.owner_sql())
+                .bind(account)
+                .fetch_optional(pool)
+                .await
+        })?;
+        match id {
+            Some(id) => Ok(Some(self.operation(OperationId::new(id)).await?)),
+            None => Ok(None),
+        }
+    }
+
     /// The community groups of an operation, in chat id order.
     pub async fn groups_of_operation(&self, id: OperationId) -> Result<Vec<i64>, StoreError> {
         let groups = with_pool!(self, |pool| {

@@ -25,6 +25,8 @@ pub const SECRET_NAMES: &[&str] = &[
     "x_accounts",
     "token_nonce",
     "token_ciphertext",
+    "refresh_nonce",
+    "refresh_ciphertext",
     "group_captchas",
 ];
 

@@ -18,6 +18,8 @@ impl FakeTelegram {
         let app = Router::new()
             .route("/{token}/{method}", any(endpoint))
             .fallback(not_found)
+            // Telegram takes uploads up to 50 MB per request.
+            .layer(axum::extract::DefaultBodyLimit::max(MAX_UPLOAD))
             .with_state(Arc::clone(&shared));
         let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
             .await
@@ -187,6 +189,37 @@ impl FakeTelegram {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+
+    /// The images uploaded to `chat_id` by accepted `sendPhoto` and
+    /// `sendMediaGroup` calls, as received, in order (a group's in its
+    /// items' order).
+    pub fn uploaded_photos(&self, chat_id: i64) -> Vec<Vec<u8>> {
+        let world = self.world();
+        let mut photos = Vec::new();
+        for call in world
+            .calls
+            .iter()
+            .filter(|call| !call.refused && call.params["chat_id"].as_i64() == Some(chat_id))
+        {
+            let named: Vec<&str> = if call.method.eq_ignore_ascii_case("sendPhoto") {
+                vec!["photo"]
+            } else if call.method.eq_ignore_ascii_case("sendMediaGroup") {
+                call.params["media"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|item| item["media"].as_str()?.strip_prefix("attach://"))
+                    .collect()
+            } else {
+                continue;
+            };
+            for name in named {
+                let file = call.files.iter().find(|file| file.field == name);
+                photos.extend(file.map(|file| file.bytes.clone()));
+            }
+        }
+        photos
     }
 
     /// The texts of the accepted `sendMessage` and `editMessageText` calls to

@@ -14,11 +14,17 @@ impl World {
         ])
     }
 
-    pub(super) fn send_photo(&mut self, params: &Map<String, Value>) -> Answer {
+    pub(super) fn send_photo(
+        &mut self,
+        params: &Map<String, Value>,
+        files: &[UploadedFile],
+    ) -> Answer {
         let (chat_id, chat) = self.chat(params)?;
-        if params.get("photo").is_none_or(Value::is_null) {
+        let uploaded = files.iter().find(|file| file.field == "photo");
+        if params.get("photo").is_none_or(Value::is_null) && uploaded.is_none() {
             return Err(bad("there is no photo in the request"));
         }
+        check_photos(uploaded.into_iter())?;
         let caption = visible_text(params, "caption");
         if utf16_len(&caption) > MAX_CAPTION {
             return Err(bad("message caption is too long"));
@@ -45,6 +51,12 @@ impl World {
         if !(2..=10).contains(&media.len()) {
             return Err(bad("media group must include 2-10 items"));
         }
+        let photos: Vec<&str> = media
+            .iter()
+            .filter(|item| item["type"].as_str().unwrap_or("photo") == "photo")
+            .filter_map(|item| item["media"].as_str()?.strip_prefix("attach://"))
+            .collect();
+        check_photos(files.iter().filter(|f| photos.contains(&f.field.as_str())))?;
         for item in &media {
             if let Some(name) = item["media"]
                 .as_str()
@@ -95,6 +107,16 @@ impl World {
         }
         Ok(Value::Array(sent))
     }
+}
+
+/// Telegram refuses an uploaded photo over 10 MB.
+fn check_photos<'a>(files: impl Iterator<Item = &'a UploadedFile>) -> Result<(), Refusal> {
+    for file in files {
+        if file.bytes.len() > MAX_PHOTO {
+            return Err(bad("file is too big"));
+        }
+    }
+    Ok(())
 }
 
 /// Telegram downloads media given by URL before sending it: a URL it

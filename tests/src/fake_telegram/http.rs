@@ -276,6 +276,7 @@ pub(super) fn parse_multipart(
                 field: name,
                 file_name,
                 size: content.len(),
+                bytes: content.to_vec(),
             }),
         }
     }

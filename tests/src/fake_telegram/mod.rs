@@ -186,7 +186,14 @@ pub struct UploadedFile {
     pub field: String,
     pub file_name: Option<String>,
     pub size: usize,
+    /// What was received.
+    pub bytes: Vec<u8>,
 }
+
+/// The largest request body Telegram takes from a bot (uploads).
+const MAX_UPLOAD: usize = 50 * 1024 * 1024;
+/// The largest photo Telegram takes.
+const MAX_PHOTO: usize = 10 * 1024 * 1024;
 
 /// One request the fake received.
 #[derive(Clone, Debug)]

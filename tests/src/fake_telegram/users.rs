@@ -149,10 +149,12 @@ impl FakeTelegram {
         id
     }
 
-    /// A `poll_answer` update (an empty `option_ids` retracts the user's
-    /// vote); the stored poll's counts follow.
+    /// A user votes (an empty `option_ids` retracts the vote); the stored
+    /// poll's counts follow. As Telegram does for a poll the bot sent: a
+    /// `poll` update with the poll's new state, and a `poll_answer` update
+    /// only when the poll is not anonymous.
     pub fn poll_answer(&self, poll_id: &str, user: &FakeUser, option_ids: &[i32]) {
-        {
+        let state = {
             let mut world = self.world();
             world.users.insert(user.id, user.to_json());
             let chosen: Vec<usize> = option_ids
@@ -168,24 +170,34 @@ impl FakeTelegram {
                 .iter()
                 .filter(|((poll, _), options)| poll == poll_id && !options.is_empty())
                 .count();
-            if let Some(key) = world.polls.get(poll_id).copied()
-                && let Some(message) = world.messages.get_mut(&key)
-            {
-                let poll = &mut message["poll"];
-                for (options, step) in [(&previous, -1), (&chosen, 1)] {
-                    for option in options {
-                        if let Some(count) = poll["options"][*option]["voter_count"].as_i64() {
-                            poll["options"][*option]["voter_count"] = json!(count + step);
+            match world.polls.get(poll_id).copied() {
+                Some(key) => world.messages.get_mut(&key).map(|message| {
+                    let poll = &mut message["poll"];
+                    for (options, step) in [(&previous, -1), (&chosen, 1)] {
+                        for option in options {
+                            if let Some(count) = poll["options"][*option]["voter_count"].as_i64() {
+                                poll["options"][*option]["voter_count"] = json!(count + step);
+                            }
                         }
                     }
-                }
-                poll["total_voter_count"] = json!(voters);
+                    poll["total_voter_count"] = json!(voters);
+                    poll.clone()
+                }),
+                None => None,
             }
+        };
+        let anonymous = state
+            .as_ref()
+            .is_none_or(|poll| poll["is_anonymous"] != json!(false));
+        if let Some(poll) = state {
+            self.push_update("poll", poll);
         }
-        self.push_update(
-            "poll_answer",
-            json!({"poll_id": poll_id, "user": user.to_json(), "option_ids": option_ids}),
-        );
+        if !anonymous {
+            self.push_update(
+                "poll_answer",
+                json!({"poll_id": poll_id, "user": user.to_json(), "option_ids": option_ids}),
+            );
+        }
     }
 
     pub(super) fn user_message(

@@ -168,7 +168,7 @@ impl World {
             "editmessagecaption" => self.edit_message_caption(params),
             "editmessagereplymarkup" => self.edit_message_reply_markup(params),
             "answercallbackquery" => self.answer_callback_query(params),
-            "sendphoto" => self.send_photo(params),
+            "sendphoto" => self.send_photo(params, files),
             "sendmediagroup" => self.send_media_group(params, files),
             "sendpoll" => self.send_poll(params),
             "stoppoll" => self.stop_poll(params),

@@ -33,7 +33,6 @@ pub const VIA_MESSENGER: &[&str] = &[
     "via signal",
     "por signal",
     "pelo signal",
-    "no signal",
     "na signal",
     "sur signal",
     "par signal",
@@ -130,6 +129,8 @@ pub const VIA_MESSENGER: &[&str] = &[
     "ватсап'dan",
     "вотсап'dan",
     "вайбер'dan",
+    "chama no signal",
+    "me chama no signal",
 ];
 
 pub const OFF_PLATFORM: &[&str] = &[
@@ -150,7 +151,6 @@ pub const OFF_PLATFORM: &[&str] = &[
     "via signal",
     "sur signal",
     "en signal",
-    "no signal",
     "über signal",
     "auf signal",
     "в сигнал",

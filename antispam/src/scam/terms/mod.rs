@@ -16,6 +16,7 @@ mod offers;
 mod people;
 mod recovery;
 mod services;
+mod tips;
 mod trouble;
 mod wallet;
 mod warning;
@@ -64,6 +65,7 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Girls, dating::GIRLS),
     (Concept::Dating, dating::DATING),
     (Concept::Staff, services::ON_THE_TEAM),
+    (Concept::IAmStaff, services::ON_THE_TEAM),
     (Concept::Service, services::SERVICE),
     (Concept::Fee, services::FEE),
     (Concept::WeOffer, services::WE_OFFER),
@@ -75,6 +77,7 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Code, lures::CODE),
     (Concept::Loan, lures::LOAN),
     (Concept::Sell, lures::SELL),
+    (Concept::Buy, lures::BUY),
     (Concept::Goods, lures::GOODS),
     (Concept::WeMet, lures::WE_MET),
     (Concept::Opportunity, lures::OPPORTUNITY),
@@ -85,4 +88,31 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Cash, lures::CASH),
     (Concept::Rate, lures::RATE),
     (Concept::Mule, lures::MULE),
+    (Concept::Lonely, dating::LONELY),
+    (Concept::Sweet, dating::SWEET),
+    (Concept::NotPublic, demand::NOT_PUBLIC),
+    (Concept::Reported, warning::REPORTED),
+    (Concept::Listing, tips::LISTING),
+    (Concept::BuyNow, tips::BUY_NOW),
+    (Concept::KycGoods, lures::KYC_GOODS),
+    (Concept::Counterfeit, lures::COUNTERFEIT),
+    (Concept::Launder, lures::LAUNDER),
+    (Concept::Mining, lures::MINING),
+    (Concept::FirstComers, lures::FIRST_COMERS),
+    (Concept::SpareTime, jobs::SPARE_TIME),
+    (Concept::GoodPay, jobs::GOOD_PAY),
+    (Concept::MyPhotos, dating::MY_PHOTOS),
+    (Concept::Introduce, contact::INTRODUCE),
+    (Concept::YouGet, offers::YOU_GET),
+    (Concept::Donate, offers::DONATE),
+    (Concept::Plea, offers::PLEA),
+    (Concept::Locked, lures::LOCKED),
+    (Concept::ByMail, contact::BY_MAIL),
+    (Concept::Endear, dating::ENDEAR),
+    (Concept::SawYou, dating::SAW_YOU),
+    (Concept::OnlyOfficial, warning::ONLY_OFFICIAL),
+    // Read by the automaton first, so that the amounts near them are
+    // looked for only in the messages that have them.
+    (Concept::Free, super::amounts::FREE_WORDS),
+    (Concept::Yield, super::amounts::YIELD_WORDS),
 ];

@@ -23,7 +23,7 @@ use super::{Community, Guard, Guarded};
 use crate::telegram::edge::Press;
 use crate::telegram::error::{HandlerError, HandlerResult};
 use crate::telegram::group_learning;
-use crate::telegram::{Common, Roles, Work};
+use crate::telegram::{Common, Roles, Work, utilities};
 
 /// A message (or an edit) in a guarded group.
 pub async fn on_message(
@@ -96,6 +96,14 @@ pub async fn on_message(
         .as_ref()
         .is_ok_and(|v| v.as_ref().is_none_or(|v| v.actions.is_empty()));
     verdict?;
+    // A released utility's command (`/quiz`, `/price`) is answered.
+    if clean
+        && !edited
+        && let (Some(operation), Some(command)) = (&guarded.operation, utilities::command_of(text))
+        && utilities::serve(common, operation.id, message, &command).await?
+    {
+        return Ok(());
+    }
     if clean && !edited && trusted(&guarded, asker) {
         group_learning::offer_ham(common, chat, asker, i64::from(message.id.0), text).await?;
     }
