@@ -487,3 +487,39 @@ async fn a_plain_mention_gets_the_cms_reply_only_once_the_team_approves_it() {
     assert_eq!(sent.reply_to.as_deref(), Some(mention.to_string().as_str()));
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_workers_wanting_a_due_token_at_once_refresh_it_once_and_the_account_keeps_posting() {
+    use secrecy::ExposeSecret;
+    use ulias_bot::x::{Tokens, XClient};
+    let x = FakeX::start(USER_TOKEN).await;
+    let (_, refresh, _) = x.tokens();
+    let expires = start_time() + chrono::TimeDelta::minutes(3);
+    let db = connected_with(USER_TOKEN, Some(&refresh), Some(expires)).await;
+    let mut settings = ulias_core::settings::XSettings::default();
+    settings.api_url = x.url.parse().unwrap();
+    settings.client_id = Some(ulias_tests::fake_x::CLIENT_ID.to_owned());
+    let client = XClient::new(settings.api_url.clone(), &Default::default()).unwrap();
+    let vault = TokenVault::new(Some(&key())).unwrap();
+    let tokens = Tokens {
+        store: &db.store,
+        vault: &vault,
+        client: &client,
+        settings: &settings,
+    };
+    let account = db.store.x_account("pepe2").await.unwrap().unwrap();
+
+    // The publisher and the mentions reader, both holding the account as
+    // read before either refreshed.
+    let (first, second) = tokio::join!(
+        tokens.fresh(&account, start_time()),
+        tokens.fresh(&account, start_time())
+    );
+
+    let (token, _, refreshes) = x.tokens();
+    assert_eq!(refreshes, 1, "X rotates the refresh token: one refresh only");
+    assert_eq!(first.unwrap().expose_secret(), token);
+    assert_eq!(second.unwrap().expose_secret(), token);
+    let stored = db.store.x_account("pepe2").await.unwrap().unwrap();
+    assert_eq!(stored.paused, None, "the account still posts");
+}
