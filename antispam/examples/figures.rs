@@ -125,6 +125,8 @@ fn main() {
             ("crypto-spam-holdout5.txt", "crypto-ham-holdout5.txt"),
             ("crypto-spam-tuning6.txt", "crypto-ham-tuning6.txt"),
             ("crypto-spam-holdout6.txt", "crypto-ham-holdout6.txt"),
+            ("crypto-spam-holdout7.txt", "crypto-ham-holdout7.txt"),
+            ("crypto-spam-holdout8.txt", "crypto-ham-holdout8.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -75,6 +75,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout4.txt",
         "crypto-spam-holdout5.txt",
         "crypto-spam-holdout6.txt",
+        "crypto-spam-holdout7.txt",
+        "crypto-spam-holdout8.txt",
     ]
     .map(lines)
     .concat();
@@ -103,6 +105,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout4.txt",
         "crypto-ham-holdout5.txt",
         "crypto-ham-holdout6.txt",
+        "crypto-ham-holdout7.txt",
+        "crypto-ham-holdout8.txt",
     ]
     .map(lines)
     .concat();

@@ -191,13 +191,17 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         || insider_tip
         || bot_sold
     {
-        add(
-            Rule::Investment,
+        let pitch = first(&[Returns, Pump, Bot, Opportunity, Credit, Pay]);
+        let why = if pitch.is_empty() {
             format!(
-                "{} by private contact or a link",
-                first(&[Returns, Pump, Bot, Opportunity, Credit, Pay])
-            ),
-        );
+                "{} and {}: a stranger's opener",
+                first(&[WrongPerson, WrongNumber, WeMet, Endear]),
+                first(&[AboutYou, SawYou, Invest])
+            )
+        } else {
+            format!("{pitch} by private contact or a link")
+        };
+        add(Rule::Investment, why);
     }
     // A job paid in crypto "with no experience" is the lure whatever
     // follows.
@@ -327,6 +331,17 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         Threat,
         Unlock,
     ];
+    // "Check my bio", "me chama no pv": a few words with nothing in them
+    // but the way to the writer, and nothing of the group's subject.
+    if has(Brief) && (has(MyBio) || has(GoPrivate)) && !has(ProjectTalk) && !has(Never) {
+        add(
+            Rule::PrivateDeal,
+            format!(
+                "{} and nothing else: the reader sent to the writer",
+                first(&[MyBio, GoPrivate])
+            ),
+        );
+    }
     let lures = LURES.iter().filter(|c| has(**c)).count();
     let private_way_out = bait.contact() || has(GoPrivate) || has(OffPlatform) || strange_link;
     if out.is_empty() && lures >= 3 && private_way_out && !has(Never) && !has(Reported) {
@@ -692,6 +707,53 @@ mod tests {
         );
         // Two lures are talk: the audit, the fix, and the account of the dev.
         assert!(rules_of("The audit fix is done, thanks @ProjectDev").is_empty());
+    }
+
+    #[test]
+    fn a_stranger_s_opener_asking_about_the_reader_is_deleted_a_member_s_greeting_to_the_group_is_not()
+    {
+        assert!(
+            rules_of("hello dear, how are you doing today? I saw your name in the group")
+                .contains(&"investment")
+        );
+        for text in [
+            "Hallo mein Lieber, falsche Person angeschrieben, aber wie geht es dir?",
+            "Hola guapo, ¿cómo estás? escríbeme al privado",
+            "Selam canım, yanlış numara sanırım ama nerelisin?",
+        ] {
+            assert_eq!(rules_of(text), ["investment"], "{text}");
+        }
+        for text in [
+            "sorry to bother, how are you guys doing? when is the CEX listing?",
+            "wrong chat sorry 😅 how are you all anyway",
+            "my dear, how are you holding up after the dip lol",
+            "Извините за беспокойство, как дела с контрактом?",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
+        }
+    }
+
+    #[test]
+    fn a_few_words_sending_the_reader_to_a_bio_or_private_messages_are_a_lure() {
+        for text in ["check my bio 👀", "смотри био 👆", "me chama no pv 😉", "biyografime bak"] {
+            assert_eq!(rules_of(text), ["private_deal"], "{text}");
+        }
+        // A sixth word, or the group's subject, makes it talk.
+        for text in [
+            "dm me the contract pls",
+            "updated my profile picture with the new logo today, looks great",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
+        }
+    }
+
+    #[test]
+    fn a_listing_offered_to_an_account_is_a_paid_service() {
+        assert_eq!(
+            rules_of("Hi dev, we can arrange a tier-1 listing in 7 days, please contact @Listing_Manager"),
+            ["paid_service"]
+        );
+        assert!(rules_of("The listing date is up to @ProjectDev, we can only wait").is_empty());
     }
 
     #[test]

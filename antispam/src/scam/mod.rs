@@ -192,6 +192,18 @@ pub enum Concept {
     Endear,
     /// "I saw your comment", "you seem like a kind person".
     SawYou,
+    /// "How are you?", "where are you from?": a stranger asked about themself.
+    AboutYou,
+    /// "Sorry, wrong person": a stranger's mistake, as openers make it.
+    WrongPerson,
+    /// "Guys", "everyone": the group spoken to.
+    ToAll,
+    /// A price, a chart, a swap, a listing: the group's subject.
+    ProjectTalk,
+    /// "Check my bio": the reader sent to the writer's profile.
+    MyBio,
+    /// Five words or fewer: a message with room for nothing but a lure.
+    Brief,
     /// "I'm on the team", "je fais partie de l'équipe": staff by their own word.
     IAmStaff,
     /// "The only official site is …".
@@ -263,13 +275,23 @@ impl Found {
     }
 
     /// A stranger's "wrong number" or "we met at" leading to investing:
-    /// a question only in its form ("are you into crypto too?").
+    /// a question only in its form ("are you into crypto too?"). Or the
+    /// opener alone, addressed to one stranger ("hello dear", "sorry,
+    /// wrong person") and asking about them ("how are you?", "can we get
+    /// to know each other?"): nothing is sold yet, the talk is to go on in
+    /// private; a group's member talks to the group, or about its subject.
     fn opens_as_a_stranger(&self) -> bool {
         use Concept::*;
         let stranger = self.has(WeMet) || self.has(WrongNumber);
         let courting =
             self.has(SawYou) && (self.has(Endear) || self.has(Sweet) || self.has(WrongNumber));
-        (stranger && (self.has(Opportunity) || self.has(Returns) || self.has(Invest))) || courting
+        let addressed = (self.has(WrongPerson) || self.has(Endear) || self.has(Sweet))
+            && self.has(AboutYou)
+            && !self.has(ToAll)
+            && !self.has(ProjectTalk);
+        (stranger && (self.has(Opportunity) || self.has(Returns) || self.has(Invest)))
+            || courting
+            || addressed
     }
 
     /// No "never", or only "never in public".
@@ -400,6 +422,9 @@ impl ScamRules {
         }
         if amounts::big_multiplier(&text.text) {
             found.add(Concept::Pump, "a call of 5x or more");
+        }
+        if is_brief(&text.text) {
+            found.add(Concept::Brief, "five words or fewer");
         }
         let bait = Bait::of(&text.text, allowed_domains);
         // A warning pointing to the wallet's own site, or naming the
@@ -607,4 +632,16 @@ fn is_question(text: &str) -> bool {
                 || crate::content::is_link(word)
                 || word.chars().all(|c| !c.is_alphanumeric())
         })
+}
+
+/// The most words a message has for [`Concept::Brief`].
+const BRIEF_WORDS: usize = 5;
+
+/// Whether the message has [`BRIEF_WORDS`] words or fewer (an emoji is
+/// no word).
+fn is_brief(text: &str) -> bool {
+    text.split_whitespace()
+        .filter(|word| word.chars().any(char::is_alphanumeric))
+        .nth(BRIEF_WORDS)
+        .is_none()
 }

@@ -736,3 +736,26 @@ pub const BY_MAIL: &[&str] = &[
     "mail ile",
     "mail yoluyla",
 ];
+
+/// "Please contact @…", "fale com nosso gerente", "İletişim:": an account
+/// given as the one to write to.
+pub const CONTACT_AT: &[&str] = &[
+    "please contact",
+    "contact our",
+    "contact:",
+    "reach out to our",
+    "contactez notre",
+    "contact :",
+    "contacta a nuestro",
+    "contacte a nuestro",
+    "contacto:",
+    "fale com nosso",
+    "fale com o nosso",
+    "contato:",
+    "kontaktieren sie unseren",
+    "kontakt:",
+    "для связи",
+    "связь:",
+    "iletişim:",
+    "iletişim için",
+];

@@ -27,6 +27,7 @@ use super::Concept;
 pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Staff, people::STAFF),
     (Concept::GoPrivate, contact::GO_PRIVATE),
+    (Concept::GoPrivate, contact::CONTACT_AT),
     (Concept::OffPlatform, messengers::OFF_PLATFORM),
     (Concept::OffPlatform, messengers::VIA_MESSENGER),
     (Concept::Protective, people::PROTECTIVE),
@@ -110,6 +111,11 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::ByMail, contact::BY_MAIL),
     (Concept::Endear, dating::ENDEAR),
     (Concept::SawYou, dating::SAW_YOU),
+    (Concept::AboutYou, dating::ABOUT_YOU),
+    (Concept::WrongPerson, dating::WRONG_PERSON),
+    (Concept::ToAll, dating::TO_ALL),
+    (Concept::ProjectTalk, dating::PROJECT_TALK),
+    (Concept::MyBio, dating::MY_BIO),
     (Concept::OnlyOfficial, warning::ONLY_OFFICIAL),
     // Read by the automaton first, so that the amounts near them are
     // looked for only in the messages that have them.

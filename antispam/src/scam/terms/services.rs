@@ -358,6 +358,9 @@ pub const ON_THE_TEAM: &[&str] = &[
 /// An offer made to the reader: "we can", "we offer", "includes".
 pub const WE_OFFER: &[&str] = &[
     "we can",
+    "ayarlayabiliriz",
+    "sunuyoruz",
+    "sağlıyoruz",
     "our agency",
     "agency handles",
     "our exchange",
