@@ -127,6 +127,7 @@ fn main() {
             ("crypto-spam-holdout6.txt", "crypto-ham-holdout6.txt"),
             ("crypto-spam-holdout7.txt", "crypto-ham-holdout7.txt"),
             ("crypto-spam-holdout8.txt", "crypto-ham-holdout8.txt"),
+            ("crypto-spam-holdout9.txt", "crypto-ham-holdout9.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -77,6 +77,7 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout6.txt",
         "crypto-spam-holdout7.txt",
         "crypto-spam-holdout8.txt",
+        "crypto-spam-holdout9.txt",
     ]
     .map(lines)
     .concat();
@@ -107,6 +108,7 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout6.txt",
         "crypto-ham-holdout7.txt",
         "crypto-ham-holdout8.txt",
+        "crypto-ham-holdout9.txt",
     ]
     .map(lines)
     .concat();

@@ -517,7 +517,10 @@ async fn two_workers_wanting_a_due_token_at_once_refresh_it_once_and_the_account
     );
 
     let (token, _, refreshes) = x.tokens();
-    assert_eq!(refreshes, 1, "X rotates the refresh token: one refresh only");
+    assert_eq!(
+        refreshes, 1,
+        "X rotates the refresh token: one refresh only"
+    );
     assert_eq!(first.unwrap().expose_secret(), token);
     assert_eq!(second.unwrap().expose_secret(), token);
     let stored = db.store.x_account("pepe2").await.unwrap().unwrap();

@@ -248,7 +248,7 @@ impl Found {
     /// "never", whatever else it says ("your blocked withdrawal").
     fn staff_offers_private_help(&self) -> bool {
         use Concept::*;
-        self.has(IAmStaff) && self.has(GoPrivate) && !self.has(Never)
+        self.has(IAmStaff) && self.has(GoPrivate) && self.denies_nothing()
     }
 
     /// "Lost money to fake brokers? I can put you in touch with the lawyer
@@ -283,15 +283,30 @@ impl Found {
     fn opens_as_a_stranger(&self) -> bool {
         use Concept::*;
         let stranger = self.has(WeMet) || self.has(WrongNumber);
-        let courting =
-            self.has(SawYou) && (self.has(Endear) || self.has(Sweet) || self.has(WrongNumber));
+        let about_the_group = self.has(ToAll) || self.has(ProjectTalk);
         let addressed = (self.has(WrongPerson) || self.has(Endear) || self.has(Sweet))
-            && self.has(AboutYou)
-            && !self.has(ToAll)
-            && !self.has(ProjectTalk);
+            && (self.has(AboutYou) || self.has(WeMet))
+            && !about_the_group;
+        // "Sorry, wrong person, are you Sasha?": in a group nobody writes
+        // to the wrong person, unless it is money sent there.
+        let mistaken = self.has(WrongPerson)
+            && !about_the_group
+            && !self.has(Wallet)
+            && !self.has(Loss)
+            && !self.has(Problem);
         (stranger && (self.has(Opportunity) || self.has(Returns) || self.has(Invest)))
-            || courting
+            || self.courts()
             || addressed
+            || mistaken
+    }
+
+    /// "Good morning dear, I saw your comment, you seem like a kind
+    /// person", "tu as l'air sympa, on discute en privé ?": a stranger's
+    /// compliment needs no way out yet.
+    fn courts(&self) -> bool {
+        use Concept::*;
+        self.has(SawYou)
+            && (self.has(Endear) || self.has(Sweet) || self.has(WrongNumber) || self.has(GoPrivate))
     }
 
     /// No "never", or only "never in public".

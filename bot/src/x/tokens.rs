@@ -149,7 +149,10 @@ impl Tokens<'_> {
 
     async fn stored(&self, name: &str) -> Result<XAccount, TokenError> {
         let account = self.store.x_account(name).await?;
-        Ok(account.ok_or_else(|| StoreError::Invalid(format!("@{name} is no longer connected")))?)
+        Ok(
+            account
+                .ok_or_else(|| StoreError::Invalid(format!("@{name} is no longer connected")))?,
+        )
     }
 }
 

@@ -281,6 +281,9 @@ pub const REPORT: &[&str] = &[
 /// "They sent me", "I got a DM": a member reporting what reached them.
 pub const REPORTED: &[&str] = &[
     "got a dm",
+    "eine pn von",
+    "eine nachricht von",
+    "pn bekommen",
     "got a message",
     "got this dm",
     "received a dm",
