@@ -114,9 +114,13 @@ pub fn judge_form(
             .trim_end_matches(|c: char| !c.is_alphanumeric())
             .ends_with("bot")
     };
+    // "@mike yeah DM me, see you at the meetup": the one a message
+    // answers, named first and alone, is not where it sends people.
+    let answers_someone = mentions == 1 && words.first().is_some_and(|w| w.starts_with('@'));
     if let Some(account) = words
         .iter()
         .find(|w| w.starts_with('@') && w.len() > 1 && (phrase || is_bot(w)))
+        .filter(|w| is_bot(w) || !answers_someone)
     {
         verdict.hit(Rule::Contact, 0.5, format!("sends people to {account}"));
     }

@@ -78,6 +78,7 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout7.txt",
         "crypto-spam-holdout8.txt",
         "crypto-spam-holdout9.txt",
+        "crypto-spam-holdout10.txt",
     ]
     .map(lines)
     .concat();
@@ -109,6 +110,7 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout7.txt",
         "crypto-ham-holdout8.txt",
         "crypto-ham-holdout9.txt",
+        "crypto-ham-holdout10.txt",
     ]
     .map(lines)
     .concat();
@@ -422,6 +424,28 @@ fn the_same_text_from_three_new_members_is_a_campaign() {
     assert!(first.actions.is_empty() && second.actions.is_empty());
     assert_eq!(third.rules(), ["campaign"]);
     assert!(third.actions.contains(&Action::Delete { message: 3 }));
+}
+
+#[test]
+fn a_newcomer_answering_a_friend_by_name_with_dm_me_is_not_sending_people_to_an_account() {
+    let compiled = policy(Mode::Normal);
+    let answer = judge_line(
+        &compiled,
+        1,
+        "@mike_eth yeah DM me, let's grab a beer after the meetup in Lisbon on saturday 🍻",
+    );
+    assert!(answer.actions.is_empty(), "{:?}", answer.hits);
+    // The same words sending everyone to another account still do.
+    let pitch = judge_line(
+        &compiled,
+        2,
+        "DM me or @mike_eth for the presale allocation 🍻",
+    );
+    assert!(
+        pitch.actions.contains(&Action::Delete { message: 2 }),
+        "{:?}",
+        pitch.hits
+    );
 }
 
 #[test]

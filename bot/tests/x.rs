@@ -496,9 +496,11 @@ async fn two_workers_wanting_a_due_token_at_once_refresh_it_once_and_the_account
     let (_, refresh, _) = x.tokens();
     let expires = start_time() + chrono::TimeDelta::minutes(3);
     let db = connected_with(USER_TOKEN, Some(&refresh), Some(expires)).await;
-    let mut settings = ulias_core::settings::XSettings::default();
-    settings.api_url = x.url.parse().unwrap();
-    settings.client_id = Some(ulias_tests::fake_x::CLIENT_ID.to_owned());
+    let settings = ulias_core::settings::XSettings {
+        api_url: x.url.parse().unwrap(),
+        client_id: Some(ulias_tests::fake_x::CLIENT_ID.to_owned()),
+        ..Default::default()
+    };
     let client = XClient::new(settings.api_url.clone(), &Default::default()).unwrap();
     let vault = TokenVault::new(Some(&key())).unwrap();
     let tokens = Tokens {

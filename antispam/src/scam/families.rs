@@ -759,6 +759,17 @@ mod tests {
     }
 
     #[test]
+    fn a_warning_that_says_nobody_will_ask_quotes_the_scam_and_fires_nothing() {
+        for text in [
+            "Mod reminder: nobody from the team will EVER DM you first. If someone tells you to \"send your seed phrase for verification\", it's a scam",
+            "⚠️ Yönetim uyarısı: Hiçbir admin size özelden ilk yazmaz. Biri sizden cüzdan doğrulama için gizli kelimelerinizi isterse bu DOLANDIRICILIKTIR",
+            "AVISO: nadie del equipo os va a escribir por privado. Si alguien os pide la frase semilla para verificar, es una ESTAFA",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
+        }
+    }
+
+    #[test]
     fn a_listing_offered_to_an_account_is_a_paid_service() {
         assert_eq!(
             rules_of(

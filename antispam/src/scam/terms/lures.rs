@@ -710,6 +710,7 @@ pub const KYC_GOODS: &[&str] = &[
 /// "Flash USDT": counterfeit tokens sold as real.
 pub const COUNTERFEIT: &[&str] = &[
     "flash usdt",
+    "флеш usdt",
     "flash-usdt",
     "usdt flash",
     "flash btc",

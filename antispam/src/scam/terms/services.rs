@@ -268,6 +268,8 @@ pub const ON_THE_TEAM: &[&str] = &[
     "i am part of the team",
     "i work for the team",
     "i'm from the team",
+    "i'm part of the official",
+    "i am part of the official",
     "i'm from the official support",
     "i am from the official support",
     "i'm from the support team",
@@ -368,6 +370,9 @@ pub const ON_THE_TEAM: &[&str] = &[
 /// An offer made to the reader: "we can", "we offer", "includes".
 pub const WE_OFFER: &[&str] = &[
     "we can",
+    "представитель",
+    "i represent",
+    "je représente",
     "ayarlayabiliriz",
     "sunuyoruz",
     "sağlıyoruz",
