@@ -525,7 +525,6 @@ pub const POINTER: &[&str] = &[
     "head over to",
     "grab your",
     "reserve your",
-    "through this link",
     "check it out here",
     "my profile",
     "my bio",

@@ -247,7 +247,6 @@ pub const BUY: &[&str] = &[
     "nous achetons",
     "on achète",
     "compramos",
-    "compramos",
     "wir kaufen",
     "kaufen eure",
     "покупаем",

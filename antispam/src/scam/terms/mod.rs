@@ -122,3 +122,20 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Free, super::amounts::FREE_WORDS),
     (Concept::Yield, super::amounts::YIELD_WORDS),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::TERMS;
+
+    #[test]
+    fn no_term_is_written_twice_for_one_concept() {
+        for (concept, terms) in TERMS {
+            for (i, term) in terms.iter().enumerate() {
+                assert!(
+                    !terms[..i].contains(term),
+                    "{concept:?}: \"{term}\" written twice"
+                );
+            }
+        }
+    }
+}

@@ -499,7 +499,6 @@ pub const PUMP: &[&str] = &[
     "vip sinyal",
     "vip grubu",
     "sinyal kanal",
-    "canal de sinais",
     "canal de señales",
     "signalkanal",
     "сигнальный канал",

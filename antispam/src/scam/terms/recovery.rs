@@ -70,7 +70,6 @@ pub const RECOVER: &[&str] = &[
     "вернул",
     "вернула",
     "вернули",
-    "вернули",
     "помог вернуть",
     "crypto back",
     "funds back",

@@ -79,7 +79,6 @@ pub const SECRET: &[&str] = &[
     "слов восстановления",
     "24 kelime",
     "kurtarma kelime",
-    "kurtarma kelime",
     "anahtar kelime",
     "private keys",
     "clés privées",
