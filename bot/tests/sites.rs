@@ -371,3 +371,102 @@ async fn ulias_run_serves_the_public_api_when_listen_is_set() {
     assert_eq!(figures["market_cap_usd"], 12003.0);
     s.stop().await;
 }
+
+/// A passing run of the mini-game recorded as the sandbox would, with its
+/// page (which links back to the site) in `dist/`.
+async fn passing_minigame_run(store: &ulias_core::store::Store, dir: &std::path::Path) -> Value {
+    use ulias_core::store::{NewUtilityRun, UtilityRunStatus};
+    let config = json!({"title": "Catch the PEP2", "seconds": 30});
+    std::fs::create_dir_all(dir.join("dist")).unwrap();
+    std::fs::write(
+        dir.join("dist/index.html"),
+        "<!doctype html><html><head><title>Catch the PEP2</title></head>\
+         <body><canvas id=\"game\"></canvas><a href=\"../index.html\">back</a></body></html>",
+    )
+    .unwrap();
+    std::fs::write(dir.join("dist/build.py"), "print('not served')").unwrap();
+    let run = NewUtilityRun {
+        operation_id: OperationId::new(1),
+        task_id: None,
+        template: "web-minigame".into(),
+        config: config.clone(),
+        status: UtilityRunStatus::Passed,
+        output_tail: "Ran 4 tests\nOK".into(),
+        attempt: 1,
+        dir: Some(dir.display().to_string()),
+    };
+    store.record_utility_run(&run, start_time()).await.unwrap();
+    config
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_approved_mini_game_comes_back_as_the_site_with_its_page_and_goes_online_with_it() {
+    let cf = FakeCloudflare::start(CF_TOKEN, ACCOUNT, ZONE).await;
+    let data = tempfile::tempdir().unwrap();
+    let db = operation_with_a_checked_site(data.path()).await;
+    db.store
+        .bind_group(GROUP, OperationId::new(1), "bob", start_time())
+        .await
+        .unwrap();
+    let config = passing_minigame_run(&db.store, &data.path().join("run-1")).await;
+    let validation = NewValidation {
+        task_id: None,
+        operation_id: Some(OperationId::new(1)),
+        kind: ValidationKind::Utility,
+        target: PublicationTarget::Telegram,
+        payload: json!({"tool": "utility_publish",
+                        "content": {"kind": "utility", "template": "web-minigame", "config": config}}),
+    };
+    let id = db
+        .store
+        .create_validation(&validation, start_time())
+        .await
+        .unwrap()
+        .id;
+    db.store
+        .approve_validation(id, "bob", start_time())
+        .await
+        .unwrap();
+
+    let s = start(&cf, db, data.path(), CF_TOKEN).await;
+    // The team is shown the site again: its next build, with the game.
+    s.message_containing(TEAM_CHAT, "signal #2").await;
+    let proposed = s
+        .store()
+        .pending_validations()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|v| v.kind == ValidationKind::Site)
+        .expect("the rebuilt site waits for the team");
+    let build = site::open(data.path(), 1, Some(2)).unwrap();
+    assert!(
+        build.files.contains(&"web-minigame/index.html".to_owned()),
+        "{:?}",
+        build.files
+    );
+    assert!(
+        !build.files.iter().any(|f| f.ends_with(".py")),
+        "no build script is served: {:?}",
+        build.files
+    );
+    assert!(
+        cf.deployments().is_empty(),
+        "nothing online before approval"
+    );
+
+    s.store()
+        .approve_validation(proposed.id, "bob", start_time())
+        .await
+        .unwrap();
+    let deployment = eventually("the site with the game is online", || async {
+        cf.deployments().into_iter().next()
+    })
+    .await;
+    assert_eq!(
+        deployment.files["/web-minigame/index.html"],
+        std::fs::read(data.path().join("run-1/dist/index.html")).unwrap()
+    );
+    assert!(deployment.manifest.contains_key("/index.html"));
+    s.stop().await;
+}

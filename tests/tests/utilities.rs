@@ -570,6 +570,58 @@ async fn an_approved_utility_is_released_to_its_target_once_and_only_while_its_l
 }
 
 /// A Builder step of a running operation, queued for the engine.
+#[tokio::test]
+async fn released_site_pages_are_served_by_the_next_site_build_and_pass_its_check() {
+    use ulias_agents::site::{self, SiteFields, SiteOperation};
+    let (h, data) = builder_harness(Vec::new()).await;
+    let task = builder_task(&h).await;
+    let operation = task.operation_id;
+    let pages = ["web-minigame", "holders-leaderboard"];
+    for template in pages {
+        build(
+            &h,
+            &task,
+            json!({"template": template, "config": fixture(template)}),
+        )
+        .await;
+        let now = h.clock.now();
+        release::release(
+            &h.db.store,
+            data.path(),
+            operation,
+            template,
+            &fixture(template),
+            now,
+        )
+        .await
+        .unwrap();
+    }
+    let fields: SiteFields =
+        serde_json::from_str(include_str!("../../fixtures/sites/pepe2.json")).unwrap();
+    let shown = SiteOperation {
+        id: operation.unwrap().get(),
+        name: "Pepe Two".into(),
+        ticker: "PEP2".into(),
+        chain: "base".into(),
+        api: None,
+    };
+
+    let bundle = site::build(data.path(), "classic", &fields, &shown).unwrap();
+
+    for template in pages {
+        let page = format!("{template}/index.html");
+        assert!(bundle.files.contains(&page), "{page}: {:?}", bundle.files);
+        assert!(bundle.site_dir().join(&page).is_file());
+    }
+    assert!(
+        !bundle.files.iter().any(|f| f.ends_with(".py")),
+        "the leaderboard's rank.py is no page: {:?}",
+        bundle.files
+    );
+    let report = site::check(&bundle, ulias_tests::fake_chain::PEP2).unwrap();
+    assert!(report.passed, "{report:#?}");
+}
+
 async fn queued_builder_step(h: &Harness) -> ulias_core::domain::TaskId {
     let store = &h.db.store;
     let now = h.clock.now();

@@ -52,7 +52,7 @@ pub fn bundle_dir(data_dir: &Path, operation: i64, build: u32) -> PathBuf {
     operation_dir(data_dir, operation).join(format!("build-{build}"))
 }
 
-fn operation_dir(data_dir: &Path, operation: i64) -> PathBuf {
+pub(super) fn operation_dir(data_dir: &Path, operation: i64) -> PathBuf {
     data_dir
         .join("sites")
         .join(format!("operation-{operation}"))
@@ -111,6 +111,15 @@ pub fn build(
         std::fs::write(&target, text).map_err(SiteError::io("cannot write", &target))?;
         files.push(path);
     }
+    // The pages the operation's utilities released, under their names.
+    for (inside, from) in super::pages::released(data_dir, operation.id)? {
+        let target = site_dir.join(&inside);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(SiteError::io("cannot create", parent))?;
+        }
+        std::fs::copy(&from, &target).map_err(SiteError::io("cannot copy", &from))?;
+        files.push(inside);
+    }
     files.sort();
     let bundle = Bundle {
         operation: operation.id,
@@ -122,6 +131,17 @@ pub fn build(
     };
     write_json(&bundle.root.join(BUILD_FILE), &bundle)?;
     Ok(bundle)
+}
+
+/// The operation's next build, made from its latest one's template and
+/// fields (so with the pages released since); none before a first build.
+pub fn rebuild(data_dir: &Path, operation: &SiteOperation) -> Result<Option<Bundle>, SiteError> {
+    let latest = match open(data_dir, operation.id, None) {
+        Ok(latest) => latest,
+        Err(SiteError::NoBuilds { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    build(data_dir, &latest.template, &latest.fields, operation).map(Some)
 }
 
 /// The required fields left empty.

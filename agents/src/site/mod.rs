@@ -6,11 +6,14 @@
 //! A bundle lives under `<data_dir>/sites/operation-<id>/build-<n>/`: the
 //! files served in `site/`, what was built in `build.json`, the latest
 //! check in `check.json` (with a digest of the files it saw, so a bundle
-//! changed after its check is not publishable).
+//! changed after its check is not publishable). Pages released by the
+//! operation's utilities (a mini-game, a leaderboard) wait beside the
+//! builds and are served by every build made after their release.
 
 mod build;
 mod check;
 pub mod html;
+mod pages;
 mod templates;
 
 use std::collections::BTreeMap;
@@ -19,8 +22,9 @@ use std::path::PathBuf;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use build::{Bundle, SiteOperation, build, bundle_dir, open};
+pub use build::{Bundle, SiteOperation, build, bundle_dir, open, rebuild};
 pub use check::{CheckReport, CheckedProblem, check, latest_check, ready_to_publish};
+pub use pages::page_dir;
 pub use templates::{Manifest, PageSpec, TEMPLATE_NAMES, template};
 
 /// What a site says: the fields every template reads (its manifest says

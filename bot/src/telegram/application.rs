@@ -435,6 +435,11 @@ fn site_outlet(settings: &Settings) -> anyhow::Result<SiteOutlet> {
         data_dir: settings.data_dir.clone(),
         project_prefix: cloudflare.project_prefix.clone(),
         host,
+        api: settings
+            .public_api
+            .public_url
+            .as_ref()
+            .map(ToString::to_string),
     })
 }
 

@@ -39,6 +39,9 @@ pub struct SiteOutlet {
     pub data_dir: std::path::PathBuf,
     pub project_prefix: String,
     pub host: Option<Arc<dyn crate::site::SitePublisher>>,
+    /// The public API the live widgets read (`[public_api].public_url`),
+    /// for a build made here (a released page rebuilds the site).
+    pub api: Option<String>,
 }
 
 /// What a manual publication records as its external id.
@@ -123,6 +126,7 @@ pub fn publisher_for<'a>(
             common,
             roles,
             data_dir: &outlets.data_dir,
+            site: &outlets.site,
         }),
         PublicationTarget::X => Box::new(XPublisher {
             common,
@@ -203,6 +207,8 @@ struct TelegramPublisher<'a> {
     roles: &'a Roles,
     /// Where an approved utility is released.
     data_dir: &'a std::path::Path,
+    /// The site a released page joins.
+    site: &'a SiteOutlet,
 }
 
 #[async_trait]
@@ -245,9 +251,12 @@ impl Publisher for TelegramPublisher<'_> {
                 ));
             }
             Content::Utility { template, config } => {
-                let data_dir = self.data_dir;
-                return super::utilities::publish(common, data_dir, chat, job, template, config)
-                    .await;
+                let release = super::utilities::Release {
+                    data_dir: self.data_dir,
+                    site: self.site,
+                    chat,
+                };
+                return release.publish(common, job, template, config).await;
             }
             Content::Pinned { text } => {
                 let message = common.bot.send_message(chat, clip(text)).await?;

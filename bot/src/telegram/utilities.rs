@@ -3,60 +3,155 @@
 //! passed with that config) and a command is announced in the operation's
 //! group; the group's members then use it: `/quiz` posts one of the quiz's
 //! questions as a native quiz poll, `/price` shows the price alerts set up.
+//! A page released into the operation's site (a mini-game, a leaderboard)
+//! goes online with the site: once the site has a build, the next one is
+//! made with the page, checked, and proposed to the team like the
+//! Webdev's.
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use serde_json::json;
 use teloxide::prelude::*;
 use teloxide::types::{InputPollOption, PollType, ReplyParameters};
+use ulias_agents::publications::Content;
+use ulias_agents::site::{self, SiteOperation};
 use ulias_agents::tools::utility::release::{self, ReleaseError};
 use ulias_agents::tools::utility::templates::PublishKind;
-use ulias_core::domain::{OperationId, Publication};
+use ulias_core::domain::{
+    NewValidation, OperationId, Publication, PublicationTarget, ValidationKind,
+};
 use ulias_core::store::UtilityRun;
 
 use super::Common;
 use super::edge::clip;
 use super::error::HandlerResult;
-use super::publishers::{PublishError, Published};
+use super::publishers::{PublishError, Published, SiteOutlet};
 use crate::i18n::arg;
 
-/// Releases an approved utility; a command is announced in `chat`.
-pub(super) async fn publish(
-    common: &Common,
-    data_dir: &Path,
-    chat: ChatId,
-    job: &Publication,
-    template: &str,
-    config: &serde_json::Value,
-) -> Result<Published, PublishError> {
-    let released = release::release(
-        &common.store,
-        data_dir,
-        job.operation_id,
-        template,
-        config,
-        common.clock.now(),
-    )
-    .await
-    .map_err(|e| match e {
-        ReleaseError::NotReleasable(release::NotReleasable::Store(e)) => PublishError::Store(e),
-        other => PublishError::Refused(other.to_string()),
-    })?;
-    if released.kind == PublishKind::Site {
-        return Ok(Published::Sent(format!(
-            "utility:{}",
-            released.folder.display()
-        )));
+/// Where an approved utility goes.
+pub(super) struct Release<'a> {
+    /// Where utilities are released.
+    pub data_dir: &'a Path,
+    /// The site a page joins.
+    pub site: &'a SiteOutlet,
+    /// The operation's group, where a command is announced.
+    pub chat: ChatId,
+}
+
+impl Release<'_> {
+    /// Releases an approved utility: a command is announced in the group,
+    /// a page is proposed with the site's next build.
+    pub(super) async fn publish(
+        &self,
+        common: &Common,
+        job: &Publication,
+        template: &str,
+        config: &serde_json::Value,
+    ) -> Result<Published, PublishError> {
+        let released = release::release(
+            &common.store,
+            self.data_dir,
+            job.operation_id,
+            template,
+            config,
+            common.clock.now(),
+        )
+        .await
+        .map_err(|e| match e {
+            ReleaseError::NotReleasable(release::NotReleasable::Store(e)) => PublishError::Store(e),
+            other => PublishError::Refused(other.to_string()),
+        })?;
+        if released.kind == PublishKind::Site {
+            if let Some(operation) = job.operation_id {
+                propose_site_with_page(common, self.site, operation, &released.template).await?;
+            }
+            return Ok(Published::Sent(format!(
+                "utility:{}",
+                released.folder.display()
+            )));
+        }
+        let text = common.texts.with(
+            "utility-released-command",
+            &[
+                arg("command", &released.to),
+                arg("description", &released.description),
+            ],
+        );
+        let sent = common.bot.send_message(self.chat, clip(&text)).await?;
+        Ok(Published::Sent(format!("{}:{}", self.chat.0, sent.id.0)))
     }
-    let text = common.texts.with(
-        "utility-released-command",
-        &[
-            arg("command", &released.to),
-            arg("description", &released.description),
-        ],
-    );
-    let sent = common.bot.send_message(chat, clip(&text)).await?;
-    Ok(Published::Sent(format!("{}:{}", chat.0, sent.id.0)))
+}
+
+/// The operation's site made again with the pages released since (from
+/// its latest build's template and fields), checked, and proposed to the
+/// team. Nothing before a first build (the first build carries the page),
+/// without an official address (no site can be checked yet), or when the
+/// latest build has the page already (a retry after the proposal).
+async fn propose_site_with_page(
+    common: &Common,
+    site_outlet: &SiteOutlet,
+    id: OperationId,
+    page: &str,
+) -> Result<(), PublishError> {
+    let operation = common.store.operation(id).await?;
+    let Some(official) = operation.official_address.clone() else {
+        return Ok(());
+    };
+    let shown = SiteOperation {
+        id: id.get(),
+        ticker: operation
+            .token_symbol
+            .clone()
+            .unwrap_or_else(|| operation.name.clone()),
+        chain: operation.chain.clone().unwrap_or_default(),
+        name: operation.name.clone(),
+        api: site_outlet.api.clone(),
+    };
+    let data_dir = site_outlet.data_dir.clone();
+    let folder = format!("{page}/");
+    let built = tokio::task::spawn_blocking(move || {
+        match site::open(&data_dir, shown.id, None) {
+            Ok(latest) if latest.files.iter().any(|f| f.starts_with(&folder)) => return Ok(None),
+            Ok(_) => {}
+            Err(site::SiteError::NoBuilds { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        let Some(bundle) = site::rebuild(&data_dir, &shown)? else {
+            return Ok(None);
+        };
+        site::check(&bundle, &official)?;
+        site::ready_to_publish(&bundle, &official).map(|_| Some(bundle))
+    })
+    .await
+    .map_err(|e| PublishError::Refused(e.to_string()))?
+    .map_err(|e: site::SiteError| {
+        PublishError::Refused(format!("the site with this page cannot be proposed: {e}"))
+    })?;
+    let Some(bundle) = built else {
+        return Ok(());
+    };
+    let fields =
+        serde_json::to_value(&bundle.fields).map_err(|e| PublishError::Refused(e.to_string()))?;
+    let content = Content::Site {
+        template: bundle.template.clone(),
+        fields,
+        url: None,
+        build: Some(bundle.build),
+    };
+    let validation = NewValidation {
+        task_id: None,
+        operation_id: Some(id),
+        kind: ValidationKind::Site,
+        target: PublicationTarget::Site,
+        payload: content.payload(json!({"tool": "site_publish", "args": {"build": bundle.build}})),
+    };
+    common
+        .store
+        .create_validation(&validation, common.clock.now())
+        .await?;
+    tracing::info!(operation = %id, build = bundle.build, "the site with a released page is proposed");
+    Ok(())
 }
 
 /// The command a group message calls (`/quiz`, `/quiz@bot`), if any.

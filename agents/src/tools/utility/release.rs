@@ -150,11 +150,7 @@ pub fn target(
             format!("/{command}"),
         ),
         _ => {
-            let folder = data_dir
-                .join("sites")
-                .join(format!("operation-{id}"))
-                .join("utilities")
-                .join(template.name());
+            let folder = crate::site::page_dir(data_dir, id, template.name());
             let to = folder.display().to_string();
             (folder, to)
         }
