@@ -250,7 +250,9 @@ fn unmasked(text: &str) -> String {
         let next = words.get(i + 1).copied().unwrap_or_default();
         let dot = (*word == "." || DOT_WORDS.contains(word)) && starts_with_tld(next);
         let glue = dot || *word == "@" || (*word == "/" && joined.contains('.'));
-        if !attach_next && !glue && !joined.is_empty() {
+        // "refund-claim .site": a domain's dot moved to the next word.
+        let dotted_tld = word.strip_prefix('.').is_some_and(starts_with_tld);
+        if !attach_next && !glue && !dotted_tld && !joined.is_empty() {
             joined.push(' ');
         }
         joined.push_str(if dot { "." } else { word });
@@ -280,7 +282,12 @@ impl Masked {
             return;
         }
         let slash_after_host = word == "/" && self.host_before;
-        if (self.dot_before && starts_with_tld(word)) || slash_after_host || word == "@" {
+        let dotted_tld = word.strip_prefix('.').is_some_and(starts_with_tld);
+        if (self.dot_before && starts_with_tld(word))
+            || slash_after_host
+            || word == "@"
+            || dotted_tld
+        {
             self.found = true;
             return;
         }

@@ -770,6 +770,17 @@ mod tests {
     }
 
     #[test]
+    fn digits_for_letters_and_a_domain_s_dot_moved_away_hide_nothing() {
+        assert!(rules_of("send your s33d phrase to verify your w4llet").contains(&"seed_phrase"));
+        assert!(
+            rules_of("refund-claim .site connect your wallet to claim compensation")
+                .contains(&"wallet_drainer")
+        );
+        // Numbers, tickers and versions are no letters.
+        assert!(rules_of("the erc20 token x10 web3 is 2x up, seed round at 0.05").is_empty());
+    }
+
+    #[test]
     fn a_listing_offered_to_an_account_is_a_paid_service() {
         assert_eq!(
             rules_of(
