@@ -129,6 +129,7 @@ fn main() {
             ("crypto-spam-holdout8.txt", "crypto-ham-holdout8.txt"),
             ("crypto-spam-holdout9.txt", "crypto-ham-holdout9.txt"),
             ("crypto-spam-holdout10.txt", "crypto-ham-holdout10.txt"),
+            ("crypto-spam-holdout11.txt", "crypto-ham-holdout11.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

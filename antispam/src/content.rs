@@ -74,6 +74,16 @@ impl Phrases {
     }
 }
 
+/// "@mike yeah DM me, see you at the meetup": a message that names first
+/// the one it answers, and no one else. Its "DM me" is said to them, and
+/// the account is not where it sends people.
+pub(crate) fn answers_by_name(text: &str) -> bool {
+    text.split_whitespace()
+        .next()
+        .is_some_and(|word| word.starts_with('@') && word.len() > 1)
+        && text.matches('@').count() == 1
+}
+
 /// Links, mentions, forwards, emoji, disguises.
 pub fn judge_form(
     text: &Normalized,
@@ -114,9 +124,7 @@ pub fn judge_form(
             .trim_end_matches(|c: char| !c.is_alphanumeric())
             .ends_with("bot")
     };
-    // "@mike yeah DM me, see you at the meetup": the one a message
-    // answers, named first and alone, is not where it sends people.
-    let answers_someone = mentions == 1 && words.first().is_some_and(|w| w.starts_with('@'));
+    let answers_someone = answers_by_name(&text.text);
     if let Some(account) = words
         .iter()
         .find(|w| w.starts_with('@') && w.len() > 1 && (phrase || is_bot(w)))

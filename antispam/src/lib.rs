@@ -205,6 +205,10 @@ fn judge_message(
             verdict.cap(Rule::Classifier, 1.0, "a question put to the bot");
         }
     }
+    if content::answers_by_name(&text.text) {
+        verdict.cap(Rule::Classifier, 1.0, "an answer to someone named first");
+        verdict.cap(Rule::DmScam, 0.5, "an answer to someone named first");
+    }
     if !trusted {
         content::judge_form(
             &text,

@@ -102,7 +102,10 @@ pub fn normalize(text: &str) -> Normalized {
     if text.contains('\u{307}') {
         text = text.replace("i\u{307}", "i");
     }
-    let skeleton = skeleton_of(&text);
+    // "s33d", "pr1vate": digits inside a word are read as the letters
+    // they stand for (before the skeleton reads a "1" as an "l"), and
+    // "з а р а б о т о к" as the word it spells.
+    let skeleton = skeleton_of(&letters_joined(&unleet(&text)));
     Normalized {
         text,
         skeleton,
@@ -277,6 +280,139 @@ fn table_piece(c: char) -> Option<String> {
         && !sigma(&piece)
         && !sigma(c.encode_utf8(&mut [0; 4])))
     .then_some(piece)
+}
+
+/// The letters digits stand for inside a word ("s33d", "pr1vate",
+/// "w4llet"): a run of one or two digits between letters. Numbers, "x10",
+/// "web3", "erc20" and addresses ("0x…") stay as they are. Most messages
+/// have none: they are read without a copy.
+pub(crate) fn unleet(skeleton: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = skeleton.as_bytes();
+    let mut out: Option<String> = None;
+    let (mut copied, mut at) = (0, 0);
+    while at < bytes.len() {
+        if !bytes[at].is_ascii_digit() {
+            at += 1;
+            continue;
+        }
+        // ASCII digits: `at` and `end` are character boundaries.
+        let run = bytes[at..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let end = at + run;
+        let flanked = run <= 2
+            && skeleton[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphabetic)
+            && skeleton[end..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphabetic);
+        if flanked
+            && !in_address(skeleton, at)
+            && let Some(letters) = letters_for(&skeleton[at..end])
+        {
+            let text = out.get_or_insert_with(|| String::with_capacity(skeleton.len()));
+            text.push_str(&skeleton[copied..at]);
+            text.push_str(&letters);
+            copied = end;
+        }
+        at = end;
+    }
+    match out {
+        Some(mut text) => {
+            text.push_str(&skeleton[copied..]);
+            std::borrow::Cow::Owned(text)
+        }
+        None => std::borrow::Cow::Borrowed(skeleton),
+    }
+}
+
+/// The letters a run of digits stands for, if each stands for one.
+fn letters_for(digits: &str) -> Option<String> {
+    digits
+        .chars()
+        .map(|c| match c {
+            '0' => Some('o'),
+            '1' => Some('i'),
+            '3' => Some('e'),
+            '4' => Some('a'),
+            '5' => Some('s'),
+            '7' => Some('t'),
+            '8' => Some('b'),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether the word around byte `at` is an address or a link ("0x5aaeb…",
+/// "https://…/0x4b2f…"), whose digits are digits.
+fn in_address(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind(char::is_whitespace).map_or(0, |space| {
+        space + text[space..].chars().next().map_or(1, char::len_utf8)
+    });
+    let word = &text[start..at];
+    text[start..].starts_with("0x")
+        || word.contains("0x")
+        || word.contains('/')
+        || word.contains('.')
+}
+
+/// The fewest single letters in a row read as one spelt-out word.
+const SPELT_OUT: usize = 4;
+
+/// Whether [`SPELT_OUT`] single letters follow each other between single
+/// spaces: one pass over the bytes, as most messages have none.
+fn has_spelt_out_word(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    let mut start = 0;
+    // Each word between spaces: one character (1 to 4 bytes, a letter)?
+    for (at, _) in bytes.iter().enumerate().filter(|(_, b)| **b == b' ') {
+        let word = &text[start..at];
+        run = if word.len() <= 4 && is_one_letter(word) {
+            run + 1
+        } else {
+            0
+        };
+        if run >= SPELT_OUT {
+            return true;
+        }
+        start = at + 1;
+    }
+    run + usize::from(is_one_letter(&text[start..])) >= SPELT_OUT
+}
+
+fn is_one_letter(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
+}
+
+/// Words spelt out letter by letter ("з а р а б о т о к", "s e e d")
+/// joined: four single letters or more in a row, between single spaces.
+fn letters_joined(text: &str) -> std::borrow::Cow<'_, str> {
+    if !has_spelt_out_word(text) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < words.len() {
+        let run = words[at..].iter().take_while(|w| is_one_letter(w)).count();
+        if at > 0 {
+            out.push(' ');
+        }
+        if run >= SPELT_OUT {
+            words[at..at + run].iter().for_each(|w| out.push_str(w));
+            at += run;
+        } else {
+            out.push_str(words[at]);
+            at += 1;
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -79,6 +79,7 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout8.txt",
         "crypto-spam-holdout9.txt",
         "crypto-spam-holdout10.txt",
+        "crypto-spam-holdout11.txt",
     ]
     .map(lines)
     .concat();
@@ -111,6 +112,7 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout8.txt",
         "crypto-ham-holdout9.txt",
         "crypto-ham-holdout10.txt",
+        "crypto-ham-holdout11.txt",
     ]
     .map(lines)
     .concat();
@@ -435,6 +437,12 @@ fn a_newcomer_answering_a_friend_by_name_with_dm_me_is_not_sending_people_to_an_
         "@mike_eth yeah DM me, let's grab a beer after the meetup in Lisbon on saturday 🍻",
     );
     assert!(answer.actions.is_empty(), "{:?}", answer.hits);
+    let french = judge_line(
+        &compiled,
+        3,
+        "@julien_crypto écris-moi en MP pour le meetup à Paris samedi 🍻",
+    );
+    assert!(french.actions.is_empty(), "{:?}", french.hits);
     // The same words sending everyone to another account still do.
     let pitch = judge_line(
         &compiled,

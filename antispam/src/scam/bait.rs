@@ -79,6 +79,9 @@ impl Bait {
         if bait.scan(text, allowed_domains) {
             bait.scan(&unmasked(text), allowed_domains);
         }
+        if bait.account.is_none() {
+            bait.account = bare_handle(text);
+        }
         bait.phone = phone_in(text).or_else(|| local_phone_in(text));
         bait.addressee = bait.account.is_some()
             && text
@@ -363,6 +366,64 @@ fn join_single_letters(text: &str) -> String {
         }
     }
     out
+}
+
+/// Words that name a Telegram account next ("tg: anna_invest", "её
+/// контакт anna_kurator").
+const HANDLE_BEFORE: &[&str] = &[
+    "tg",
+    "tg:",
+    "telegram:",
+    "telegram",
+    "contact:",
+    "contacto:",
+    "contato:",
+    "kontakt:",
+    "контакт",
+    "контакт:",
+    "тг",
+    "тг:",
+    "iletişim:",
+];
+
+/// An account written without its "@" after a word that names one: it
+/// looks like a handle (5 to 32 letters, digits and "_", with a "_" or a
+/// digit, as few words have).
+fn bare_handle(text: &str) -> Option<String> {
+    // Most messages name no account so: they are not read word by word.
+    const NAMERS: &[&str] = &[
+        "tg",
+        "тг",
+        "conta",
+        "kontakt",
+        "контакт",
+        "telegram",
+        "iletişim",
+    ];
+    if !NAMERS.iter().any(|namer| text.contains(namer)) {
+        return None;
+    }
+    let mut words = text.split_whitespace();
+    let mut before = words.next()?;
+    for word in words {
+        if HANDLE_BEFORE.contains(&before) {
+            let handle = word.trim_end_matches(['.', ',', '!', ')']);
+            if is_handle_shaped(handle) {
+                return Some(format!("@{handle}"));
+            }
+        }
+        before = word;
+    }
+    None
+}
+
+fn is_handle_shaped(word: &str) -> bool {
+    (5..=32).contains(&word.len())
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        && word.bytes().any(|b| b == b'_' || b.is_ascii_digit())
+        && word.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
 }
 
 fn starts_with_tld(word: &str) -> bool {

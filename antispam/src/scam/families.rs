@@ -22,7 +22,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // another messenger ("per WhatsApp").
     let contact = bait.contact() || has(GoPrivate) || has(OffPlatform);
     // Any way out of the group: contact, a foreign link, "the link below".
-    let reach = contact || bait.link.is_some() || has(Pointer);
+    // "Link in my bio" points at a link as "the link below" does.
+    let reach = contact || bait.link.is_some() || has(Pointer) || has(MyBio);
     // The same, a messenger aside: naming WhatsApp is no way out of itself.
     let reach_besides = bait.contact() || has(GoPrivate) || bait.link.is_some() || has(Pointer);
     // What a lure (money, a bot, a job, a loan, a date) needs besides: any
@@ -89,7 +90,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let tokens_fixed = has(Problem) && has(Repair) && strange_link;
     if (has(Wallet)
         && ((has(Repair)
-            && (strange_link || contact || (has(Threat) && (has(Pointer) || has(Secret)))))
+            && (strange_link
+                || contact
+                || has(MyBio)
+                || (has(Threat) && (has(Pointer) || has(Secret)))))
             || threatened))
         || tokens_fixed
     {
@@ -150,7 +154,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // … or behind an account that asks to connect the wallet ("check
     // your eligibility with @AirdropCheckerBot, connect and see").
     let bot_event = bait.account.is_some() && has(Wallet) && (has(HandOver) || has(Verify));
-    if has(OfficialEvent) && (strange_link || urged || bot_event) {
+    // "The form is in my bio": the link is one click away.
+    if has(OfficialEvent) && (strange_link || urged || bot_event || has(MyBio)) {
         add(
             Rule::FakeEvent,
             format!("{} at a link", quote(OfficialEvent)),
@@ -778,6 +783,23 @@ mod tests {
         );
         // Numbers, tickers and versions are no letters.
         assert!(rules_of("the erc20 token x10 web3 is 2x up, seed round at 0.05").is_empty());
+    }
+
+    #[test]
+    fn a_spelt_out_word_an_account_without_its_at_and_a_link_in_the_bio_are_ways_out() {
+        assert!(!rules_of("З а р а б о т о к от 500$ в неделю, пиши в лс 👇").is_empty());
+        assert!(
+            rules_of("Thanks to my mentor I made $9,000 in a month, write him: tg anna_trader_01")
+                .contains(&"investment")
+        );
+        assert!(
+            rules_of("Victims of the hack get a full refund, validate your wallet, link in my bio")
+                .contains(&"fake_event")
+        );
+        // A handle needs a word naming it, and the shape of one.
+        assert!(
+            rules_of("Thanks to the devs I made $900, contact the team in the group").is_empty()
+        );
     }
 
     #[test]

@@ -284,9 +284,12 @@ impl Found {
         use Concept::*;
         let stranger = self.has(WeMet) || self.has(WrongNumber);
         let about_the_group = self.has(ToAll) || self.has(ProjectTalk);
-        let addressed = (self.has(WrongPerson) || self.has(Endear) || self.has(Sweet))
+        let endeared = self.has(Endear) || self.has(Sweet);
+        let addressed = (self.has(WrongPerson) || endeared)
             && (self.has(AboutYou) || self.has(WeMet))
             && !about_the_group;
+        // "Hello dear, can we chat in private?"
+        let invited = endeared && self.has(GoPrivate) && !about_the_group && !self.has(Never);
         // "Sorry, wrong person, are you Sasha?": in a group nobody writes
         // to the wrong person, unless it is money sent there.
         let mistaken = self.has(WrongPerson)
@@ -297,6 +300,7 @@ impl Found {
         (stranger && (self.has(Opportunity) || self.has(Returns) || self.has(Invest)))
             || self.courts()
             || addressed
+            || invited
             || mistaken
     }
 
@@ -389,9 +393,7 @@ impl ScamRules {
     /// The concepts in a normalised message.
     pub fn concepts(&self, skeleton: &str) -> Found {
         // "recuperacao" is "recuperação": accents are not read, on either side.
-        let skeleton = without_marks(skeleton);
-        // "s33d", "pr1vate": digits inside a word read as the letters they stand for.
-        let skeleton = &*unleet(&skeleton);
+        let skeleton = &*without_marks(skeleton);
         let mut found = Found::default();
         for hit in self.matcher.find_overlapping_iter(skeleton) {
             let pattern = &self.patterns[hit.pattern().as_usize()];
@@ -615,79 +617,6 @@ fn without_marks(skeleton: &str) -> std::borrow::Cow<'_, str> {
     } else {
         std::borrow::Cow::Borrowed(skeleton)
     }
-}
-
-/// The letters digits stand for inside a word ("s33d", "pr1vate",
-/// "w4llet"): a run of one or two digits between letters. Numbers, "x10",
-/// "web3", "erc20" and addresses ("0x…") stay as they are. Most messages
-/// have none: they are read without a copy.
-fn unleet(skeleton: &str) -> std::borrow::Cow<'_, str> {
-    let bytes = skeleton.as_bytes();
-    let mut out: Option<String> = None;
-    let (mut copied, mut at) = (0, 0);
-    while at < bytes.len() {
-        if !bytes[at].is_ascii_digit() {
-            at += 1;
-            continue;
-        }
-        // ASCII digits: `at` and `end` are character boundaries.
-        let run = bytes[at..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        let end = at + run;
-        let flanked = run <= 2
-            && skeleton[..at]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_alphabetic)
-            && skeleton[end..]
-                .chars()
-                .next()
-                .is_some_and(char::is_alphabetic);
-        if flanked
-            && !in_address(skeleton, at)
-            && let Some(letters) = letters_for(&skeleton[at..end])
-        {
-            let text = out.get_or_insert_with(|| String::with_capacity(skeleton.len()));
-            text.push_str(&skeleton[copied..at]);
-            text.push_str(&letters);
-            copied = end;
-        }
-        at = end;
-    }
-    match out {
-        Some(mut text) => {
-            text.push_str(&skeleton[copied..]);
-            std::borrow::Cow::Owned(text)
-        }
-        None => std::borrow::Cow::Borrowed(skeleton),
-    }
-}
-
-/// The letters a run of digits stands for, if each stands for one.
-fn letters_for(digits: &str) -> Option<String> {
-    digits
-        .chars()
-        .map(|c| match c {
-            '0' => Some('o'),
-            '1' => Some('i'),
-            '3' => Some('e'),
-            '4' => Some('a'),
-            '5' => Some('s'),
-            '7' => Some('t'),
-            '8' => Some('b'),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Whether the word around byte `at` is an address ("0x5aaeb…").
-fn in_address(text: &str, at: usize) -> bool {
-    let start = text[..at].rfind(char::is_whitespace).map_or(0, |space| {
-        space + text[space..].chars().next().map_or(1, char::len_utf8)
-    });
-    text[start..].starts_with("0x")
 }
 
 /// How a message reads, for the rules that judge it after the families.

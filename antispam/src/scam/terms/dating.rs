@@ -356,6 +356,9 @@ pub const MY_PHOTOS: &[&str] = &[
 
 /// "Dear", "très cher", "querida": a stranger's endearment.
 pub const ENDEAR: &[&str] = &[
+    "hello dear$",
+    "hi dear$",
+    "hey dear$",
     "dear,",
     "très cher$",
     "très chère$",
@@ -378,6 +381,16 @@ pub const SAW_YOU: &[&str] = &[
     "saw your message",
     "saw your profile",
     "saw your name",
+    "i saw that you",
+    "hab gesehen dass du",
+    "habe gesehen, dass du",
+    "hab gesehen, dass du",
+    "j'ai vu que tu",
+    "vi que eres",
+    "vi que você",
+    "видел, что ты",
+    "видела, что ты",
+    "gördüm de",
     "you're active here",
     "tu es actif",
     "tu es active",

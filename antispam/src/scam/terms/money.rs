@@ -248,6 +248,9 @@ pub const RETURNS: &[&str] = &[
 ];
 
 pub const GAIN: &[&str] = &[
+    "вышла в плюс",
+    "вышел в плюс",
+    "выводы приходят",
     "made $",
     "made$",
     "made over",

@@ -368,6 +368,8 @@ pub const ON_THE_TEAM: &[&str] = &[
 /// An offer made to the reader: "we can", "we offer", "includes".
 pub const WE_OFFER: &[&str] = &[
     "we can",
+    "also provide",
+    "i provide",
     "представитель",
     "i represent",
     "je représente",
