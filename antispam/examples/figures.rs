@@ -130,6 +130,7 @@ fn main() {
             ("crypto-spam-holdout9.txt", "crypto-ham-holdout9.txt"),
             ("crypto-spam-holdout10.txt", "crypto-ham-holdout10.txt"),
             ("crypto-spam-holdout11.txt", "crypto-ham-holdout11.txt"),
+            ("crypto-spam-holdout12.txt", "crypto-ham-holdout12.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

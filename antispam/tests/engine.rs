@@ -80,6 +80,7 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout9.txt",
         "crypto-spam-holdout10.txt",
         "crypto-spam-holdout11.txt",
+        "crypto-spam-holdout12.txt",
     ]
     .map(lines)
     .concat();
@@ -113,6 +114,7 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout9.txt",
         "crypto-ham-holdout10.txt",
         "crypto-ham-holdout11.txt",
+        "crypto-ham-holdout12.txt",
     ]
     .map(lines)
     .concat();

@@ -368,8 +368,8 @@ fn join_single_letters(text: &str) -> String {
     out
 }
 
-/// Words that name a Telegram account next ("tg: anna_invest", "её
-/// контакт anna_kurator").
+/// Words that name an account next ("tg: anna_invest", "её контакт
+/// anna_kurator", "o user é anapaula_trader", "signal: thomas.31").
 const HANDLE_BEFORE: &[&str] = &[
     "tg",
     "tg:",
@@ -384,11 +384,26 @@ const HANDLE_BEFORE: &[&str] = &[
     "тг",
     "тг:",
     "iletişim:",
+    "user",
+    "user:",
+    "username:",
+    "usuario:",
+    "usuário:",
+    "ник:",
+    "signal:",
+    "discord:",
 ];
 
-/// An account written without its "@" after a word that names one: it
-/// looks like a handle (5 to 32 letters, digits and "_", with a "_" or a
-/// digit, as few words have).
+/// Messengers whose account a message may end with ("… on Discord, add
+/// me: tradermax4421").
+const MESSENGERS: &[&str] = &[
+    "telegram", "discord", "signal", "whatsapp", "wechat", "skype",
+];
+
+/// An account written without its "@": after a word that names one (a
+/// short word between them allowed: "o user é x"), or as the last word of
+/// a message that names a messenger. It must look like a handle (see
+/// [`is_handle_shaped`]), as few words do.
 fn bare_handle(text: &str) -> Option<String> {
     // Most messages name no account so: they are not read word by word.
     const NAMERS: &[&str] = &[
@@ -397,33 +412,59 @@ fn bare_handle(text: &str) -> Option<String> {
         "conta",
         "kontakt",
         "контакт",
+        "user",
+        "ник",
+        "signal",
+        "discord",
         "telegram",
         "iletişim",
     ];
     if !NAMERS.iter().any(|namer| text.contains(namer)) {
         return None;
     }
-    let mut words = text.split_whitespace();
-    let mut before = words.next()?;
+    let mut words = text
+        .split_whitespace()
+        .map(|w| w.trim_end_matches(['.', ',', '!', ')']));
+    let (mut two_before, mut before) = ("", words.next()?);
+    let mut last = None;
     for word in words {
-        if HANDLE_BEFORE.contains(&before) {
-            let handle = word.trim_end_matches(['.', ',', '!', ')']);
-            if is_handle_shaped(handle) {
-                return Some(format!("@{handle}"));
+        if is_handle_shaped(word) {
+            let named = HANDLE_BEFORE.contains(&before)
+                || (before.chars().count() <= 3 && HANDLE_BEFORE.contains(&two_before));
+            if named {
+                return Some(format!("@{word}"));
             }
+            last = Some(word);
+        } else if last.is_some() && word.chars().any(char::is_alphanumeric) {
+            last = None;
         }
-        before = word;
+        (two_before, before) = (before, word);
     }
-    None
+    let messenger = MESSENGERS.iter().any(|m| text.contains(m));
+    last.filter(|_| messenger)
+        .map(|handle| format!("@{handle}"))
 }
 
+/// 5 to 32 lowercase letters, digits and "_" (a Signal username's ".31"
+/// allowed), starting with a letter, with a "_" or a digit.
 fn is_handle_shaped(word: &str) -> bool {
-    (5..=32).contains(&word.len())
-        && word
+    if !(5..=36).contains(&word.len()) || !word.as_bytes()[0].is_ascii_lowercase() {
+        return false;
+    }
+    let name = match word.rsplit_once('.') {
+        Some((name, number))
+            if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            name
+        }
+        _ => word,
+    };
+    (5..=32).contains(&name.len())
+        && name
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
         && word.bytes().any(|b| b == b'_' || b.is_ascii_digit())
-        && word.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+        && name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
 }
 
 fn starts_with_tld(word: &str) -> bool {

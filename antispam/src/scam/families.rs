@@ -803,6 +803,20 @@ mod tests {
     }
 
     #[test]
+    fn an_account_named_without_its_at_on_another_messenger_is_a_contact() {
+        for text in [
+            "new here, nice project! btw I answer faster on Signal: thomas_crypto.31",
+            "I'm more on Discord, more talk about trades there, add me: tradermax4421",
+            "Thanks to my mentor I made $15k, the user is anapaula_trader (no @)",
+        ] {
+            assert!(!rules_of(text).is_empty(), "{text}");
+        }
+        // A word with digits is no handle unless a messenger or a name
+        // for an account comes with it.
+        assert!(rules_of("see you at the meetup, I'll wear the team2025 shirt").is_empty());
+    }
+
+    #[test]
     fn a_listing_offered_to_an_account_is_a_paid_service() {
         assert_eq!(
             rules_of(

@@ -2,6 +2,8 @@
 //! pointers to a link, the whole group addressed.
 
 pub const GO_PRIVATE: &[&str] = &[
+    "detaylar için yaz",
+    "bilgi için yaz",
     "envoyez moi",
     "envoyez-moi",
     "envoie-moi",

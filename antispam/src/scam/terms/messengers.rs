@@ -157,4 +157,6 @@ pub const OFF_PLATFORM: &[&str] = &[
     "signal'den",
     "signal üzerinden",
     "signal:",
+    "discord",
+    "дискорд",
 ];

@@ -249,6 +249,8 @@ pub const RETURNS: &[&str] = &[
 
 pub const GAIN: &[&str] = &[
     "вышла в плюс",
+    "já tirei",
+    "çekim yapıyorum",
     "вышел в плюс",
     "выводы приходят",
     "made $",

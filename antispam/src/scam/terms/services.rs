@@ -368,6 +368,14 @@ pub const ON_THE_TEAM: &[&str] = &[
 /// An offer made to the reader: "we can", "we offer", "includes".
 pub const WE_OFFER: &[&str] = &[
     "we can",
+    "listing agent",
+    "agent de listing",
+    "agente de listado",
+    "agente oficial de listado",
+    "agente de listagem",
+    "listing-agent",
+    "листинг-агент",
+    "listeleme ajansı",
     "also provide",
     "i provide",
     "представитель",
