@@ -343,6 +343,8 @@ pub const KEYS: &[&str] = &[
     "alert-utility-skipped-body",
     "utility-released-command",
     "utility-price-alerts",
+    "utility-price-alert-above",
+    "utility-price-alert-below",
 ];
 
 /// The texts of one language.

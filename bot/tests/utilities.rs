@@ -256,3 +256,61 @@ fn ulias_sandbox_forward_runs_the_command_and_exits_with_its_status() {
         "a malformed call runs nothing"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn released_price_alerts_post_in_the_group_when_the_price_crosses_a_threshold_once_per_cooldown()
+ {
+    use ulias_tests::fake_chain::{PEP2, simulation_chain};
+    let chain = simulation_chain().await;
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let data = tempfile::tempdir().unwrap();
+    let op = operation(&db.store).await;
+    // The fixture's price is 2.853e-8: the alert is for 5e-8 and up.
+    let alerts = json!({"command": "/price", "token_address": PEP2.to_lowercase(), "chain": "base",
+                        "thresholds": [{"direction": "above", "price_usd": 5e-8}],
+                        "cooldown_minutes": 120});
+    run(
+        &db.store,
+        op,
+        &data.path().join("run-1"),
+        UtilityRunStatus::Passed,
+        &[("alerts.json", alerts)],
+    )
+    .await;
+    approved(&db.store, op, "tg-price-alerts", alerts_config()).await;
+    let (data_dir, endpoints) = (data.path().to_owned(), chain.endpoints().unwrap());
+    let s = Surface::start_with(db, Locale::En, Vec::new(), move |s| {
+        s.data_dir = data_dir;
+        s.telegram.groups = vec![group()];
+        s.engine.price_alert_seconds = 1;
+        for settings in s.chains.all_mut() {
+            *settings = endpoints.clone();
+        }
+    })
+    .await;
+    s.message_containing(GROUP, "/price").await;
+    // A reading below the threshold first (the baseline), then a pump.
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    chain.update(|world| {
+        let token = world.token_mut(PEP2).unwrap();
+        token.pairs[0].price_usd = 6e-8;
+    });
+
+    let alert = s
+        .message_containing(GROUP, "PEP2 is above $0.00000005")
+        .await;
+    assert!(
+        alert["text"].as_str().unwrap().contains("0.00000006"),
+        "{alert}"
+    );
+    // Later readings stay above: no second alert within the cooldown.
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    let alerts_sent =
+        s.tg.messages(GROUP)
+            .into_iter()
+            .filter(|m| m["text"].as_str().unwrap_or_default().contains("is above"))
+            .count();
+    assert_eq!(alerts_sent, 1);
+    s.stop().await;
+}

@@ -358,3 +358,5 @@ alert-utility-skipped-title = Operation #{ $operation }: utility skipped after {
 alert-utility-skipped-body = Task #{ $task } tried { $templates }. Last error: { $error }
 utility-released-command = 🆕 New in this group: { $command } — { $description }
 utility-price-alerts = Price alerts for { $address } ({ $chain }): { $thresholds }. Prices from DexScreener.
+utility-price-alert-above = 📈 { $ticker } is above ${ $threshold }: ${ $price } now.
+utility-price-alert-below = 📉 { $ticker } is below ${ $threshold }: ${ $price } now.

@@ -358,3 +358,5 @@ alert-utility-skipped-title = Opération n° { $operation } : utilitaire abandon
 alert-utility-skipped-body = La tâche n° { $task } a essayé { $templates }. Dernière erreur : { $error }
 utility-released-command = 🆕 Nouveau dans ce groupe : { $command } — { $description }
 utility-price-alerts = Alertes de prix pour { $address } ({ $chain }) : { $thresholds }. Prix DexScreener.
+utility-price-alert-above = 📈 { $ticker } passe au-dessus de { $threshold } $ : { $price } $ maintenant.
+utility-price-alert-below = 📉 { $ticker } passe sous { $threshold } $ : { $price } $ maintenant.

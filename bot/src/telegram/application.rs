@@ -272,7 +272,8 @@ fn spawn_loops(parts: &Parts, settings: &Settings) -> Vec<tokio::task::JoinHandl
     } = parts;
     let engine = &settings.engine;
     let seconds = Duration::from_secs;
-    vec![
+    let mut loops = price_watch(parts, settings).into_iter().collect::<Vec<_>>();
+    loops.extend([
         tokio::spawn(engine_loop(
             common.store.clone(),
             common.clock.clone(),
@@ -318,7 +319,25 @@ fn spawn_loops(parts: &Parts, settings: &Settings) -> Vec<tokio::task::JoinHandl
             settings.x.clone(),
             settings.http.clone(),
         )),
-    ]
+    ]);
+    loops
+}
+
+/// The released price alerts' watch (none, said in the log, when the
+/// chain settings make no reader).
+fn price_watch(parts: &Parts, settings: &Settings) -> Option<tokio::task::JoinHandle<()>> {
+    match ulias_agents::chain::ChainReader::from_settings(settings) {
+        Ok(chain) => Some(tokio::spawn(super::price_watch::run(
+            parts.common.clone(),
+            parts.roles.clone(),
+            chain,
+            Duration::from_secs(settings.engine.price_alert_seconds),
+        ))),
+        Err(error) => {
+            tracing::error!(%error, "price alerts are not watched: no chain reader");
+            None
+        }
+    }
 }
 
 /// Opens the store and builds the runtime, the bot and the parts.

@@ -35,6 +35,7 @@ mod operations;
 mod outbox;
 mod phone;
 mod previews;
+mod price_watch;
 mod profile;
 mod proposals;
 mod publishers;

@@ -242,17 +242,46 @@ async fn quiz(common: &Common, message: &Message, dist: &Path) -> HandlerResult 
     Ok(())
 }
 
+/// What a released price-alert utility watches (its `alerts.json`).
 #[derive(Deserialize)]
-struct AlertsFile {
-    token_address: String,
-    chain: String,
-    thresholds: Vec<Threshold>,
+pub(super) struct AlertsFile {
+    pub token_address: String,
+    pub chain: String,
+    pub thresholds: Vec<Threshold>,
+    /// How long a threshold stays quiet after it fired.
+    #[serde(default = "default_cooldown")]
+    pub cooldown_minutes: u32,
 }
 
-#[derive(Deserialize)]
-struct Threshold {
-    direction: String,
-    price_usd: f64,
+fn default_cooldown() -> u32 {
+    60
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub(super) struct Threshold {
+    /// "above" or "below".
+    pub direction: String,
+    pub price_usd: f64,
+}
+
+/// The released price alerts of `operation`, if it has them.
+pub(super) async fn released_alerts(
+    common: &Common,
+    operation: OperationId,
+) -> Result<Option<AlertsFile>, ulias_core::store::StoreError> {
+    let released = common.store.released_utilities(operation).await?;
+    let Some(run) = released
+        .iter()
+        .find(|r| r.released_to.as_deref() == Some("/price"))
+    else {
+        return Ok(None);
+    };
+    let path = dist_of(run).join("alerts.json");
+    let alerts = read_json::<AlertsFile>(&path);
+    if alerts.is_none() {
+        tracing::warn!(path = %path.display(), "released price alerts cannot be read");
+    }
+    Ok(alerts)
 }
 
 /// The price alerts set up for the token, answering the message.

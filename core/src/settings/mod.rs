@@ -433,6 +433,8 @@ pub struct EngineSettings {
     /// Seconds a stopping process waits for Telegram and the publishers
     /// before it exits anyway (work in flight is left to the crash path).
     pub stop_grace_seconds: u64,
+    /// Seconds between two price readings for released price alerts.
+    pub price_alert_seconds: u64,
 }
 
 impl Default for EngineSettings {
@@ -445,6 +447,7 @@ impl Default for EngineSettings {
             decision_timeout_hours: 24,
             daily_report_hour: 20,
             stop_grace_seconds: 10,
+            price_alert_seconds: 60,
         }
     }
 }

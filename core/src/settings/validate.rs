@@ -256,6 +256,7 @@ fn check_engine(engine: &EngineSettings, problems: &mut Problems) {
         ("engine.tick_seconds", engine.tick_seconds),
         ("engine.notify_seconds", engine.notify_seconds),
         ("engine.log_batch_seconds", engine.log_batch_seconds),
+        ("engine.price_alert_seconds", engine.price_alert_seconds),
     ] {
         problems.check((1..=3600).contains(&seconds), key, "must be 1–3600 seconds");
     }

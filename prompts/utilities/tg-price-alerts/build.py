@@ -74,6 +74,7 @@ def main():
         "chain": config["chain"],
         "source": API + address,
         "thresholds": thresholds,
+        "cooldown_minutes": config.get("cooldown_minutes", 60),
     }
     with open("dist/alerts.json", "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=2)
