@@ -104,6 +104,13 @@ async fn a_poll_is_recorded_once_and_its_counts_follow_the_platform(db: &TestDb)
         "the same id on another platform is another poll"
     );
     assert!(
+        store
+            .set_poll_counts(PollPlatform::Telegram, "5000000001", &[3, 1, 0], 12, t0())
+            .await
+            .unwrap(),
+        "a state as new as the stored one is kept (X read twice in a millisecond)"
+    );
+    assert!(
         !store
             .set_poll_counts(PollPlatform::Telegram, "someone-elses", &[1], 14, t0())
             .await

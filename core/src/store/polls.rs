@@ -190,9 +190,11 @@ impl Store {
     }
 
     /// Stores a poll's totals as seen at `seq` (Telegram's update id, or
-    /// when X was read): only a state newer than the stored one is kept, so
-    /// updates handled out of order never bring old counts back. False
-    /// when no poll of ours has that id, or the state was older.
+    /// when X was read): only a state at least as new as the stored one is
+    /// kept, so updates handled out of order never bring old counts back,
+    /// and X read twice within one millisecond (or by a clock that stands
+    /// still) keeps its latest totals. False when no poll of ours has that
+    /// id, or the state was older.
     pub async fn set_poll_counts(
         &self,
         platform: PollPlatform,
@@ -204,7 +206,7 @@ impl Store {
         let updated = with_pool!(self, |pool| {
             sqlx::query(
                 "UPDATE polls SET counts = $1, counts_seq = $2, updated_at = $3 \
-                 WHERE platform = $4 AND external_id = $5 AND counts_seq < $2",
+                 WHERE platform = $4 AND external_id = $5 AND counts_seq <= $2",
             )
             .bind(Json(counts))
             .bind(seq)
