@@ -131,6 +131,7 @@ fn main() {
             ("crypto-spam-holdout10.txt", "crypto-ham-holdout10.txt"),
             ("crypto-spam-holdout11.txt", "crypto-ham-holdout11.txt"),
             ("crypto-spam-holdout12.txt", "crypto-ham-holdout12.txt"),
+            ("crypto-spam-holdout13.txt", "crypto-ham-holdout13.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -81,6 +81,7 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout10.txt",
         "crypto-spam-holdout11.txt",
         "crypto-spam-holdout12.txt",
+        "crypto-spam-holdout13.txt",
     ]
     .map(lines)
     .concat();
@@ -115,6 +116,7 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout10.txt",
         "crypto-ham-holdout11.txt",
         "crypto-ham-holdout12.txt",
+        "crypto-ham-holdout13.txt",
     ]
     .map(lines)
     .concat();

@@ -182,6 +182,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // "The listing on Binance is confirmed, buy before the announcement":
     // an insider tip needs no way out, the buying is the bait.
     let insider_tip = has(Listing) && has(Pump) && has(BuyNow) && !has(Never);
+    // "Big gains this morning, who wants the link?": a gain put as a question.
+    let bragged = has(Gain) && has(AskHow) && !has(ProjectTalk) && !has(Never);
     // Returns promised to the whole group with hype ("hi everyone, an
     // exclusive investment plan") are an offer too.
     // … or to the reader ("you get 40 % of the profits each week"), and
@@ -194,6 +196,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         || paid_privately
         || platform_paid
         || insider_tip
+        || bragged
         || bot_sold
     {
         let pitch = first(&[Returns, Pump, Bot, Opportunity, Credit, Pay]);
@@ -814,6 +817,24 @@ mod tests {
         // A word with digits is no handle unless a messenger or a name
         // for an account comes with it.
         assert!(rules_of("see you at the meetup, I'll wear the team2025 shirt").is_empty());
+    }
+
+    #[test]
+    fn a_disclaimer_a_story_s_never_again_and_a_no_experience_needed_are_no_warnings() {
+        for text in [
+            "my MEV bot made 1.7 ETH this week, I'll share the guide with whoever DMs me, not financial advice",
+            "Perdi tudo num golpe e achei que nunca mais ia ver esse dinheiro, mas consegui recuperar com uma equipe, chama no privado que eu passo o contato",
+            "Nebenjob von zu Hause, 1-2 Stunden täglich, 100 USDT pro Tag, kein Vorwissen nötig, schreib mir privat",
+            "gros gains ce matin 🚀 qui veut le lien ?",
+        ] {
+            assert!(!rules_of(text).is_empty(), "{text}");
+        }
+        for text in [
+            "Anyone interested in a weekly DeFi call? I earn nothing from it, just want to learn together",
+            "Ekipten kimse size özelden yazmaz, kurtarma ifadenizi isteyenler dolandırıcıdır",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
+        }
     }
 
     #[test]

@@ -202,6 +202,10 @@ pub enum Concept {
     ProjectTalk,
     /// "Check my bio": the reader sent to the writer's profile.
     MyBio,
+    /// "Never again", "nunca mais": a "never" that denies nothing.
+    NeverAgain,
+    /// "Want to know how?", "who wants the link?".
+    AskHow,
     /// Five words or fewer: a message with room for nothing but a lure.
     Brief,
     /// "I'm on the team", "je fais partie de l'équipe": staff by their own word.
@@ -256,7 +260,10 @@ impl Found {
     /// second one's opening, not a warning.
     fn offers_recovery(&self) -> bool {
         use Concept::*;
-        self.has(Recover) && self.has(Loss) && self.has(Introduce) && !self.has(Never)
+        self.has(Recover)
+            && self.has(Loss)
+            && self.has(Introduce)
+            && (!self.has(Never) || self.never_only_again())
     }
 
     /// "Enter your recovery phrase to unlock your wallet", "the support
@@ -318,12 +325,17 @@ impl Found {
         !self.has(Concept::Never) || self.has(Concept::NotPublic)
     }
 
+    /// "Never" only as "never again" ("I thought I'd never see it again").
+    fn never_only_again(&self) -> bool {
+        self.has(Concept::NeverAgain)
+    }
+
     /// A listing, marketing or audit offered for a fee: an offer even
     /// when it ends by asking who to talk to, or by "DM for prices".
     fn sells_a_service(&self) -> bool {
         use Concept::*;
         let priced = self.has(Fee) && (self.has(WeOffer) || self.has(GoPrivate));
-        let offered = self.has(WeOffer) && self.has(GoPrivate);
+        let offered = self.has(WeOffer) && (self.has(GoPrivate) || self.has(MyBio));
         self.has(Service) && (priced || offered) && !self.has(Never)
     }
 
@@ -503,7 +515,8 @@ impl ScamRules {
             let asks = (questioned || reports)
                 && !found.sells_a_service()
                 && !found.opens_as_a_stranger()
-                && !found.has(Concept::Invite);
+                && !found.has(Concept::Invite)
+                && !found.has(Concept::AskHow);
             if found.is_protective() || trusted || asks {
                 let warning = found.is_protective()
                     && (found.has(Concept::Denounce) || found.has(Concept::Report));

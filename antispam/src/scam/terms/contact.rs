@@ -702,6 +702,9 @@ pub const GROUP_ADDRESS: &[&str] = &[
 
 /// "I can put you in touch with the lawyer who helped me".
 pub const INTRODUCE: &[&str] = &[
+    "passo o contato",
+    "je passe le contact",
+    "te paso el contacto",
     "put you in touch",
     "connect you with",
     "mettre en contact",

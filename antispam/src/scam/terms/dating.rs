@@ -382,6 +382,7 @@ pub const SAW_YOU: &[&str] = &[
     "saw your profile",
     "saw your name",
     "schönes profilbild",
+    "du wirkst echt nett",
     "nice profile pic",
     "belle photo de profil",
     "linda foto de perfil",

@@ -96,6 +96,7 @@ pub const NOT_PUBLIC: &[&str] = &[
     "not publicly",
     "not in public",
     "not in the group",
+    "in the public chat",
     "problem publicly",
     "issue publicly",
     "publicly for security",

@@ -814,3 +814,22 @@ pub const LOCKED: &[&str] = &[
     "kilitli token",
     "kilitli tokenler",
 ];
+
+/// "Want to know how?", "who wants the link?": a gain's way out put as a
+/// question.
+pub const ASK_HOW: &[&str] = &[
+    "want to know how",
+    "who wants the link",
+    "veux savoir comment",
+    "qui veut le lien",
+    "quieres saber cómo",
+    "quién quiere el link",
+    "quer saber como",
+    "quem quer o link",
+    "willst du wissen wie",
+    "wer will den link",
+    "хочешь узнать как",
+    "кому ссылку",
+    "nasıl olduğunu",
+    "linki isteyen",
+];

@@ -1,6 +1,9 @@
 //! Trouble with a wallet: threats (suspended, frozen) and problems (stuck, pending).
 
 pub const THREAT: &[&str] = &[
+    "geleert",
+    "will be drained",
+    "sera vidé",
     "suspend",
     "suspension",
     "locked",

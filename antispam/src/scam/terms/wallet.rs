@@ -355,6 +355,12 @@ pub const WALLET: &[&str] = &[
 ];
 
 pub const REPAIR: &[&str] = &[
+    "revoke",
+    "entzieht",
+    "entziehen",
+    "révoquez",
+    "revogue",
+    "отзовите",
     "sync",
     "synchron",
     "validat",
@@ -491,9 +497,7 @@ pub const REPAIR: &[&str] = &[
     "revoke your",
     "revoquez",
     "revoca",
-    "revogue",
     "widerrufe",
-    "отзовите",
     "iptal edin",
     "safe contract",
     "secure contract",

@@ -126,6 +126,7 @@ pub const NEVER: &[&str] = &[
     "никто",
     "ни один админ",
     "hiçbir",
+    "kimse",
     "don't",
     "do not",
     "jamais",
@@ -391,4 +392,16 @@ pub const ONLY_OFFICIAL: &[&str] = &[
     "tek resmi",
     "resmi site",
     "sadece şunu kullanın",
+];
+
+/// "Never again", "nunca mais": a story's "never", not a warning's.
+pub const NEVER_AGAIN: &[&str] = &[
+    "never again",
+    "never see it again",
+    "plus jamais",
+    "nunca más",
+    "nunca mais",
+    "nie wieder",
+    "больше никогда",
+    "bir daha asla",
 ];
