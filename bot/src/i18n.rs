@@ -148,6 +148,7 @@ pub const KEYS: &[&str] = &[
     "publication-unknown",
     "publication-failed",
     "publication-not-pinned",
+    "publication-group-photo-not-set",
     "validation-reply-to",
     "validation-images",
     "validation-profile",

@@ -1,7 +1,8 @@
 //! Albums of made images through the bot: the team sees the kit's images
 //! above the Approve / Reject preview, and once approved the album reaches
 //! the group, uploaded from the data folder in media groups of 2–10, every
-//! byte as made.
+//! byte as made; the kit's group photo becomes the operation's group's
+//! photo, or the team is told why not.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // tests fail loudly
 
@@ -233,5 +234,131 @@ async fn an_album_naming_another_operations_image_is_refused_and_nothing_is_sent
         s.tg.uploaded_photos(GROUP).is_empty(),
         "nothing reaches the group"
     );
+    s.stop().await;
+}
+
+/// An operation bound to the group, and its approved kit: `count` images
+/// and the group photo (640×640); the photo's bytes.
+async fn approved_kit_with_group_photo(store: &Store, folder: &std::path::Path) -> Vec<u8> {
+    let op = surface::running_operation(store, "PEP2").await;
+    store
+        .bind_group(GROUP, op, "bob", start_time())
+        .await
+        .unwrap();
+    let brand = Brand::new(
+        "Pepe Two",
+        "PEP2",
+        "",
+        &["#0B0F1A", "#39FF88", "#1E6BFF", "#F4F7FB"],
+        "circle",
+    )
+    .unwrap();
+    let mut ids = Vec::new();
+    let mut photo = Vec::new();
+    for template in [Template::Logo(128), Template::GroupPhoto] {
+        let png = template.render(&brand).unwrap().png().unwrap();
+        let path = folder.join(format!("{}.png", template.kind()));
+        std::fs::write(&path, &png).unwrap();
+        let asset = NewAsset {
+            operation_id: Some(op),
+            task_id: None,
+            kind: template.kind(),
+            path: path.display().to_string(),
+            mime: "image/png".into(),
+            width: None,
+            height: None,
+            bytes: png.len() as u64,
+            sha256: None,
+        };
+        ids.push(store.insert_asset(&asset, start_time()).await.unwrap());
+        photo = png;
+    }
+    let content = Content::Album {
+        images: Vec::new(),
+        caption: "The kit".into(),
+        assets: ids,
+    };
+    let validation = NewValidation {
+        task_id: None,
+        operation_id: Some(op),
+        kind: ValidationKind::Album,
+        target: PublicationTarget::Telegram,
+        payload: content.payload(json!({"step": "designer.kit"})),
+    };
+    let id = store
+        .create_validation(&validation, start_time())
+        .await
+        .unwrap()
+        .id;
+    store
+        .approve_validation(id, "bob", start_time())
+        .await
+        .unwrap();
+    photo
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_approved_kit_sets_the_operations_group_photo_when_the_bot_may_change_its_info() {
+    use ulias_tests::fake_telegram::Right;
+    let folder = tempfile::tempdir().unwrap();
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    let photo = approved_kit_with_group_photo(&db.store, folder.path()).await;
+    let s = Surface::start_in_world(
+        db,
+        Locale::En,
+        Vec::new(),
+        |tg| {
+            tg.add_bot_admin(
+                GROUP,
+                &[
+                    Right::DeleteMessages,
+                    Right::RestrictMembers,
+                    Right::PinMessages,
+                    Right::ChangeInfo,
+                ],
+            )
+        },
+        |s| s.telegram.groups = vec![community()],
+    )
+    .await;
+
+    let set = eventually("the group photo is set", || async {
+        s.tg.chat_photo(GROUP)
+    })
+    .await;
+
+    assert_eq!(set, photo, "the kit's 640×640 group photo, byte for byte");
+    assert_eq!(
+        s.tg.uploaded_photos(GROUP).len(),
+        2,
+        "the album went out too"
+    );
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_group_photo_telegram_refuses_is_told_to_the_team_and_the_album_stays_sent() {
+    let folder = tempfile::tempdir().unwrap();
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    approved_kit_with_group_photo(&db.store, folder.path()).await;
+    // The usual moderator rights: no "change group info".
+    let s = Surface::start_with(db, Locale::En, Vec::new(), |s| {
+        s.telegram.groups = vec![community()]
+    })
+    .await;
+
+    s.message_containing(TEAM_CHAT, "refused to set the kit's group photo")
+        .await;
+
+    assert_eq!(s.tg.chat_photo(GROUP), None);
+    assert_eq!(s.tg.uploaded_photos(GROUP).len(), 2, "the album is out");
+    let job = s
+        .store()
+        .publication(ulias_core::domain::PublicationId::new(1))
+        .await
+        .unwrap();
+    assert_eq!(job.status, ulias_core::domain::PublicationStatus::Sent);
     s.stop().await;
 }

@@ -157,6 +157,7 @@ group-shortlist-title = Possible moderators for { $group } this week:
 group-shortlist-line = • { $user }: { $clean } clean messages over { $weeks } weeks, never moderated
 publication-unknown = ⚠️ Publication #{ $id } ({ $target }) was interrupted while sending: it may or may not have gone out. Check, then send it again only if it is missing.
 publication-failed = ❌ Publication #{ $id } ({ $target }) not sent: { $error }
+publication-group-photo-not-set = 🖼️ Publication #{ $id } ({ $target }) was sent, but Telegram refused to set the kit's group photo: set it by hand (or give me the right to change the group's info).
 publication-not-pinned = 📌 Publication #{ $id } ({ $target }) was sent but Telegram refused to pin it: pin it by hand (and give me the right to pin).
 publication-x-automated-label = 🤖 Publication #{ $id }: the X profile is updated. X has no API for the "automated" label: set it by hand (Settings → Your account → Account information → Automation) with the managing account.
 x-refresh-failed = 🔑 X refused to refresh @{ $account }'s token ({ $reason }). Its posts are paused — none is lost: reconnect it with `ulias x connect { $account } --user-id …` and they go out.

@@ -157,6 +157,7 @@ group-shortlist-title = Modérateurs possibles pour { $group } cette semaine :
 group-shortlist-line = • { $user } : { $clean } messages propres en { $weeks } semaines, jamais modéré
 publication-unknown = ⚠️ Publication #{ $id } ({ $target }) interrompue pendant l'envoi : elle est peut-être partie, peut-être pas. Vérifiez, puis renvoyez-la seulement si elle manque.
 publication-failed = ❌ Publication #{ $id } ({ $target }) non envoyée : { $error }
+publication-group-photo-not-set = 🖼️ La publication #{ $id } ({ $target }) est partie, mais Telegram a refusé de mettre la photo de groupe du kit : mettez-la à la main (ou donnez-moi le droit de modifier les infos du groupe).
 publication-not-pinned = 📌 La publication #{ $id } ({ $target }) est partie mais Telegram a refusé de l'épingler : épinglez-la à la main (et donnez-moi le droit d'épingler).
 publication-x-automated-label = 🤖 Publication #{ $id } : le profil X est à jour. X n'a pas d'API pour le label « automatisé » : activez-le à la main (Paramètres → Votre compte → Informations du compte → Automatisation) avec le compte gestionnaire.
 x-refresh-failed = 🔑 X a refusé de renouveler le jeton de @{ $account } ({ $reason }). Ses publications sont en pause — aucune n'est perdue : reconnectez-le avec `ulias x connect { $account } --user-id …` et elles partiront.

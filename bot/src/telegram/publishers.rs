@@ -241,9 +241,11 @@ impl Publisher for TelegramPublisher<'_> {
                 caption,
                 assets,
             } => {
-                return Ok(Published::Sent(
-                    send_album(common, job, chat, images, assets, caption).await?,
-                ));
+                let id = send_album(common, job, chat, images, assets, caption).await?;
+                return Ok(match set_group_photo(common, job, chat, assets).await? {
+                    true => Published::Sent(id),
+                    false => Published::SentWithNotice(id, "publication-group-photo-not-set"),
+                });
             }
             Content::Thread { parts } => {
                 return Ok(Published::Sent(
@@ -336,6 +338,33 @@ async fn send_album(
         first.get_or_insert(id);
     }
     first.ok_or_else(|| PublishError::Refused("an album needs images".into()))
+}
+
+/// The kit's group photo (an asset of kind `group_photo`) set as the
+/// operation's group's photo once its album is out; false when Telegram
+/// refused (the bot may not change the group's info): the team is told.
+async fn set_group_photo(
+    common: &Common,
+    job: &Publication,
+    chat: ChatId,
+    assets: &[i64],
+) -> Result<bool, PublishError> {
+    if job.operation_id.is_none() {
+        return Ok(true);
+    }
+    for &id in assets {
+        let file = common.store.asset_file(id).await?;
+        if file.kind != ulias_agents::brand::Template::GroupPhoto.kind() {
+            continue;
+        }
+        let photo = teloxide::types::InputFile::file(std::path::PathBuf::from(&file.path));
+        if let Err(error) = common.bot.set_chat_photo(chat, photo).await {
+            tracing::warn!(%error, publication = %job.id, "the group photo was not set");
+            return Ok(false);
+        }
+        return Ok(true);
+    }
+    Ok(true)
 }
 
 /// The parts of a job not recorded as sent yet, with their index: a job

@@ -10,23 +10,27 @@ pub struct AssetFile {
     pub operation_id: Option<OperationId>,
     pub path: String,
     pub mime: String,
+    /// What it is (`group_photo`, `logo_512`, `meme_3`…).
+    pub kind: String,
 }
 
 impl Store {
     /// The asset `id`'s file.
     pub async fn asset_file(&self, id: i64) -> Result<AssetFile, StoreError> {
-        let row: Option<(i64, Option<i64>, String, String)> = with_pool!(self, |pool| {
-            sqlx::query_as("SELECT id, operation_id, path, mime FROM assets WHERE id = $1")
+        let row: Option<(i64, Option<i64>, String, String, String)> = with_pool!(self, |pool| {
+            sqlx::query_as("SELECT id, operation_id, path, mime, kind FROM assets WHERE id = $1")
                 .bind(id)
                 .fetch_optional(pool)
                 .await
         })?;
-        let (id, operation, path, mime) = row.ok_or(StoreError::NotFound { kind: "asset", id })?;
+        let (id, operation, path, mime, kind) =
+            row.ok_or(StoreError::NotFound { kind: "asset", id })?;
         Ok(AssetFile {
             id,
             operation_id: operation.map(OperationId::new),
             path,
             mime,
+            kind,
         })
     }
 }

@@ -191,6 +191,11 @@ impl FakeTelegram {
         }
     }
 
+    /// The photo the bot set for a chat (`setChatPhoto`), if it did.
+    pub fn chat_photo(&self, chat_id: i64) -> Option<Vec<u8>> {
+        self.world().chat_photos.get(&chat_id).cloned()
+    }
+
     /// The images uploaded to `chat_id` by accepted `sendPhoto` and
     /// `sendMediaGroup` calls, as received, in order (a group's in its
     /// items' order).

@@ -37,6 +37,39 @@ impl World {
         Ok(self.bot_message(chat_id, &chat, content))
     }
 
+    /// `setChatPhoto`: a group's or channel's photo, uploaded (Telegram
+    /// takes no URL nor file id here), by an administrator that may change
+    /// the chat's info.
+    pub(super) fn set_chat_photo(
+        &mut self,
+        params: &Map<String, Value>,
+        files: &[UploadedFile],
+    ) -> Answer {
+        let (chat_id, chat) = self.chat(params)?;
+        if chat["type"] == "private" {
+            return Err(bad("method is available only for supergroups and channel"));
+        }
+        // The part is named "photo", or as the parameter's "attach://<name>" says.
+        let attached = params
+            .get("photo")
+            .and_then(Value::as_str)
+            .and_then(|value| value.strip_prefix("attach://"));
+        let Some(uploaded) = files
+            .iter()
+            .find(|file| file.field == "photo" || Some(file.field.as_str()) == attached)
+        else {
+            return Err(bad("photo should be uploaded as an InputFile"));
+        };
+        check_photos(std::iter::once(uploaded))?;
+        self.require(
+            chat_id,
+            Right::ChangeInfo,
+            "not enough rights to change chat photo",
+        )?;
+        self.chat_photos.insert(chat_id, uploaded.bytes.clone());
+        Ok(json!(true))
+    }
+
     pub(super) fn send_media_group(
         &mut self,
         params: &Map<String, Value>,

@@ -287,6 +287,8 @@ struct World {
     permissions: HashMap<i64, Value>,
     /// (group, channel) pairs: the channel may not post in the group.
     banned_senders: HashSet<(i64, i64)>,
+    /// Chat id → the bytes of the photo the bot set.
+    chat_photos: HashMap<i64, Vec<u8>>,
     /// Method → calls left that are carried out but never answered.
     swallowed: HashMap<String, usize>,
     /// Per method and chat: calls let through first, then calls refused

@@ -19,6 +19,7 @@ pub enum Right {
     RestrictMembers,
     PinMessages,
     PostMessages,
+    ChangeInfo,
 }
 
 impl Right {
@@ -28,6 +29,7 @@ impl Right {
             Self::RestrictMembers => "can_restrict_members",
             Self::PinMessages => "can_pin_messages",
             Self::PostMessages => "can_post_messages",
+            Self::ChangeInfo => "can_change_info",
         }
     }
 }

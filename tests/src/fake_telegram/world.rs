@@ -180,6 +180,7 @@ impl World {
             "setchatpermissions" => self.set_chat_permissions(params),
             "banchatsenderchat" => self.ban_sender_chat(params),
             "pinchatmessage" => self.pin_chat_message(params),
+            "setchatphoto" => self.set_chat_photo(params, files),
             "getchat" => self.get_chat(params),
             "sendchataction" => {
                 self.chat(params)?;
