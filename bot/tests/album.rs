@@ -285,15 +285,7 @@ async fn approved_kit_with_group_photo(store: &Store, folder: &std::path::Path) 
         target: PublicationTarget::Telegram,
         payload: content.payload(json!({"step": "designer.kit"})),
     };
-    let id = store
-        .create_validation(&validation, start_time())
-        .await
-        .unwrap()
-        .id;
-    store
-        .approve_validation(id, "bob", start_time())
-        .await
-        .unwrap();
+    approved_validation(store, &validation).await;
     photo
 }
 

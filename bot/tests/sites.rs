@@ -83,16 +83,7 @@ async fn approve_site(db: &TestDb) {
         target: PublicationTarget::Site,
         payload: content.payload(json!({"tool": "site_publish", "args": {"build": 1}})),
     };
-    let id = db
-        .store
-        .create_validation(&validation, start_time())
-        .await
-        .unwrap()
-        .id;
-    db.store
-        .approve_validation(id, "bob", start_time())
-        .await
-        .unwrap();
+    approved_validation(&db.store, &validation).await;
 }
 
 async fn start(cf: &FakeCloudflare, db: TestDb, data: &std::path::Path, token: &str) -> Surface {
@@ -417,16 +408,7 @@ async fn an_approved_mini_game_comes_back_as_the_site_with_its_page_and_goes_onl
         payload: json!({"tool": "utility_publish",
                         "content": {"kind": "utility", "template": "web-minigame", "config": config}}),
     };
-    let id = db
-        .store
-        .create_validation(&validation, start_time())
-        .await
-        .unwrap()
-        .id;
-    db.store
-        .approve_validation(id, "bob", start_time())
-        .await
-        .unwrap();
+    approved_validation(&db.store, &validation).await;
 
     let s = start(&cf, db, data.path(), CF_TOKEN).await;
     // The team is shown the site again: its next build, with the game.

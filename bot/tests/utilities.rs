@@ -93,15 +93,7 @@ async fn approved(store: &Store, op: OperationId, template: &str, config: Value)
         payload: json!({"tool": "utility_publish",
                         "content": {"kind": "utility", "template": template, "config": config}}),
     };
-    let id = store
-        .create_validation(&validation, start_time())
-        .await
-        .unwrap()
-        .id;
-    store
-        .approve_validation(id, "bob", start_time())
-        .await
-        .unwrap()
+    approved_validation(store, &validation).await
 }
 
 fn group() -> GroupSettings {

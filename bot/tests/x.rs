@@ -67,15 +67,7 @@ async fn approved_post(store: &Store, text: &str) {
         target: PublicationTarget::X,
         payload: json!({"tool": "x_post", "args": {"text": text}}),
     };
-    let id = store
-        .create_validation(&validation, start_time())
-        .await
-        .unwrap()
-        .id;
-    store
-        .approve_validation(id, "bob", start_time())
-        .await
-        .unwrap();
+    approved_validation(store, &validation).await;
 }
 
 async fn start(x: &FakeX, db: TestDb, interval: u32, mentions_every: u32) -> Surface {

@@ -268,3 +268,20 @@ where
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// `validation` created and approved by a teammate: its publication waits
+/// for the outbox.
+pub async fn approved_validation(
+    store: &Store,
+    validation: &ulias_core::domain::NewValidation,
+) -> ulias_core::domain::PublicationId {
+    let id = store
+        .create_validation(validation, start_time())
+        .await
+        .unwrap()
+        .id;
+    store
+        .approve_validation(id, "bob", start_time())
+        .await
+        .unwrap()
+}
