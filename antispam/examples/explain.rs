@@ -15,6 +15,7 @@ fn main() {
     let rules = ScamRules::new().unwrap();
     let setup = Setup {
         official: vec!["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into()],
+        allowed_domains: vec!["example.org".into()],
         ..Setup::default()
     };
     for line in std::fs::read_to_string(&path).unwrap().lines() {

@@ -8,6 +8,8 @@
 use ulias_antispam::eval::{Report, Setup, cross_validate, rules_only, train_and_test};
 
 const OFFICIAL: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+/// The fixtures' operation's own site (fixtures/spam/README.md).
+const ALLOWED: &str = "example.org";
 
 fn lines(path: &str) -> Vec<String> {
     std::fs::read_to_string(path)
@@ -55,6 +57,7 @@ fn main() {
     let want = |what: &str| only.as_deref().is_none_or(|o| what.starts_with(o));
     let setup = Setup {
         official: vec![OFFICIAL.into()],
+        allowed_domains: vec![ALLOWED.into()],
         ..Setup::default()
     };
     let (cs, ch) = (

@@ -52,6 +52,9 @@ pub enum Poster {
 pub struct Setup {
     /// The operation's official addresses: not a scam when posted.
     pub official: Vec<String>,
+    /// The operation's own sites (`example.org`): a link there is no
+    /// stranger's link, as in the group's policy.
+    pub allowed_domains: Vec<String>,
     pub poster: Poster,
 }
 
@@ -104,11 +107,12 @@ fn ratio(part: usize, whole: usize) -> f64 {
 }
 
 /// The policy evaluations run under: normal mode, the given official
-/// addresses, no allowed domains, no stop phrases.
-fn evaluation_policy(official: &[String]) -> Policy {
+/// addresses and allowed domains, no stop phrases.
+fn evaluation_policy(setup: &Setup) -> Policy {
     Policy {
         mode: Mode::Normal,
-        official_addresses: official.to_vec(),
+        official_addresses: setup.official.clone(),
+        allowed_domains: setup.allowed_domains.clone(),
         ..Policy::default()
     }
 }
@@ -122,13 +126,13 @@ pub fn train_and_test(
     setup: &Setup,
 ) -> Result<Report, PolicyError> {
     let model = Arc::new(SpamModel::train(train_spam, train_ham));
-    let compiled = CompiledPolicy::with_model(evaluation_policy(&setup.official), model)?;
+    let compiled = CompiledPolicy::with_model(evaluation_policy(setup), model)?;
     Ok(test(&compiled, test_spam, test_ham, setup.poster))
 }
 
 /// The rules alone, with no trained model: a deployment's first day.
 pub fn rules_only(spam: &[String], ham: &[String], setup: &Setup) -> Result<Report, PolicyError> {
-    let compiled = CompiledPolicy::new(evaluation_policy(&setup.official))?;
+    let compiled = CompiledPolicy::new(evaluation_policy(setup))?;
     Ok(test(&compiled, spam, ham, setup.poster))
 }
 

@@ -46,6 +46,7 @@ fn trained_on_russian_ham_and_english_spam_english_ham_stays_under_one_percent_f
         &english_ham,
         &Setup {
             official: vec!["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into()],
+            allowed_domains: vec!["example.org".into()],
             ..Setup::default()
         },
     )

@@ -171,6 +171,9 @@ pub struct EvalArgs {
     /// The operation's official address (repeatable): not a scam when posted.
     #[arg(long, value_name = "ADDRESS")]
     pub official: Vec<String>,
+    /// The operation's own domain (repeatable): a link there is no stranger's.
+    #[arg(long = "allowed-domain", value_name = "DOMAIN")]
+    pub allowed_domains: Vec<String>,
     /// Train on these spam messages instead of cross-validating.
     #[arg(long, value_name = "FILE", requires = "train_ham")]
     pub train_spam: Option<PathBuf>,

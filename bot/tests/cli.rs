@@ -295,3 +295,47 @@ fn check_refuses_a_scheduled_job_whose_agent_has_no_built_tool() {
         "{stderr}"
     );
 }
+
+#[test]
+fn antispam_eval_counts_a_link_to_the_operations_own_domain_as_no_strangers_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let spam = dir.path().join("spam.txt");
+    let ham = dir.path().join("ham.txt");
+    std::fs::write(
+        &spam,
+        "Send 0.1 ETH to 0x1111111111111111111111111111111111111111 and receive 0.2 ETH back, giveaway for the first 50\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &ham,
+        "Staking rewards are live on example.org, lock for 30 days, rewards paid every week\n\
+         The official claim page for the airdrop is example.org/claim, nowhere else\n",
+    )
+    .unwrap();
+    let eval = |extra: &[&str]| {
+        let mut args = vec!["antispam", "eval", "--rules-only"];
+        args.extend([
+            "--spam",
+            spam.to_str().unwrap(),
+            "--ham",
+            ham.to_str().unwrap(),
+        ]);
+        args.extend(extra);
+        let out = ulias(dir.path(), &args, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+
+    let strangers = eval(&[]);
+    let own = eval(&["--allowed-domain", "example.org"]);
+
+    assert!(
+        strangers.contains("false positives 100.00% (2 of 2 ham)"),
+        "{strangers}"
+    );
+    assert!(own.contains("false positives 0.00% (0 of 2 ham)"), "{own}");
+    assert!(
+        own.contains("recall          1.000 (1 of 1 spam caught)"),
+        "{own}"
+    );
+}

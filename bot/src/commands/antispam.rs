@@ -55,6 +55,7 @@ fn eval(args: &EvalArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let ham = read_lines(&args.ham)?;
     let setup = Setup {
         official: args.official.clone(),
+        allowed_domains: args.allowed_domains.clone(),
         poster: match args.poster {
             EvalPoster::Newcomer => Poster::Newcomer,
             EvalPoster::Member => Poster::Member,
