@@ -24,7 +24,7 @@ fn main() {
         }
         let text = normalize(line);
         let found = rules.concepts(&text.skeleton);
-        let bait = Bait::of(&text.text, &[]);
+        let bait = Bait::of(&text.text, &setup.allowed_domains);
         let report = rules_only(&[], &[line.to_owned()], &setup).unwrap();
         let fired = report.false_positive_details.first().map_or_else(
             || "kept".to_owned(),

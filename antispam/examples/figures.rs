@@ -135,6 +135,8 @@ fn main() {
             ("crypto-spam-holdout11.txt", "crypto-ham-holdout11.txt"),
             ("crypto-spam-holdout12.txt", "crypto-ham-holdout12.txt"),
             ("crypto-spam-holdout13.txt", "crypto-ham-holdout13.txt"),
+            ("crypto-spam-holdout14.txt", "crypto-ham-holdout14.txt"),
+            ("crypto-spam-holdout15.txt", "crypto-ham-holdout15.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

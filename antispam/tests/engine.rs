@@ -82,6 +82,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout11.txt",
         "crypto-spam-holdout12.txt",
         "crypto-spam-holdout13.txt",
+        "crypto-spam-holdout14.txt",
+        "crypto-spam-holdout15.txt",
     ]
     .map(lines)
     .concat();
@@ -117,6 +119,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout11.txt",
         "crypto-ham-holdout12.txt",
         "crypto-ham-holdout13.txt",
+        "crypto-ham-holdout14.txt",
+        "crypto-ham-holdout15.txt",
     ]
     .map(lines)
     .concat();

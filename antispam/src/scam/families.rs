@@ -178,7 +178,11 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // A stranger's "we met at …" with an opportunity, and money named
     // with a gain behind "write to me", are the same offer.
     let opener = found.opens_as_a_stranger();
-    let paid_privately = has(GoPrivate) && has(Gain) && (has(Pay) || has(Money) || has(Invite));
+    // … or "made 3.2k this week, inbox me and I'll show you how": a sum
+    // and a lesson in private are the same.
+    let paid_privately = has(GoPrivate)
+        && ((has(Gain) && (has(Pay) || has(Money) || has(Invite) || has(AskHow)))
+            || (has(Money) && has(AskHow)));
     // "The listing on Binance is confirmed, buy before the announcement":
     // an insider tip needs no way out, the buying is the bait.
     let insider_tip = has(Listing) && has(Pump) && has(BuyNow) && !has(Never);

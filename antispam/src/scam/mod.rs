@@ -334,7 +334,10 @@ impl Found {
     /// when it ends by asking who to talk to, or by "DM for prices".
     fn sells_a_service(&self) -> bool {
         use Concept::*;
-        let priced = self.has(Fee) && (self.has(WeOffer) || self.has(GoPrivate));
+        // A sum next to the service offered is its price ("an audit for
+        // only 0.3 ETH").
+        let priced =
+            (self.has(Fee) || self.has(Money)) && (self.has(WeOffer) || self.has(GoPrivate));
         let offered = self.has(WeOffer) && (self.has(GoPrivate) || self.has(MyBio));
         self.has(Service) && (priced || offered) && !self.has(Never)
     }

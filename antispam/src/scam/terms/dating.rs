@@ -666,4 +666,11 @@ pub const MY_BIO: &[&str] = &[
     "profilime",
     "profilimde",
     "bioma",
+    "bioda",
+    "biomda",
+    "im profil",
+    "in der bio",
+    "no meu bio",
+    "в моём профиле",
+    "в моем профиле",
 ];

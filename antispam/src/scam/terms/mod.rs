@@ -71,6 +71,8 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Fee, services::FEE),
     (Concept::WeOffer, services::WE_OFFER),
     (Concept::Never, warning::NEVER),
+    (Concept::Never, warning::WE_DONT),
+    (Concept::Protective, warning::WE_DONT),
     (Concept::NeverAgain, warning::NEVER_AGAIN),
     (Concept::Unlock, demand::UNLOCK),
     (Concept::Social, lures::SOCIAL),

@@ -12,6 +12,8 @@ pub const RECOVER: &[&str] = &[
     "вернем",
     "вернуть",
     "вернём",
+    "вернёт",
+    "вернет",
     "geri al",
     "recovery",
     "recupera",
