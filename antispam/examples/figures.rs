@@ -137,6 +137,8 @@ fn main() {
             ("crypto-spam-holdout13.txt", "crypto-ham-holdout13.txt"),
             ("crypto-spam-holdout14.txt", "crypto-ham-holdout14.txt"),
             ("crypto-spam-holdout15.txt", "crypto-ham-holdout15.txt"),
+            ("crypto-spam-holdout16.txt", "crypto-ham-holdout16.txt"),
+            ("crypto-spam-holdout17.txt", "crypto-ham-holdout17.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -104,8 +104,9 @@ pub fn normalize(text: &str) -> Normalized {
     }
     // "s33d", "pr1vate": digits inside a word are read as the letters
     // they stand for (before the skeleton reads a "1" as an "l"), and
-    // "з а р а б о т о к" as the word it spells.
-    let skeleton = skeleton_of(&letters_joined(&unleet(&text)));
+    // "з а р а б о т о к" as the word it spells, and "D M  me" with
+    // single spaces (after the spelt-out words, which wider gaps part).
+    let skeleton = skeleton_of(&single_spaced(&letters_joined(&unleet(&text))));
     Normalized {
         text,
         skeleton,
@@ -390,6 +391,20 @@ fn is_one_letter(word: &str) -> bool {
     chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
 }
 
+/// Runs of spaces made one ("D M  me" is "d m me").
+fn single_spaced(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("  ") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if !(c == ' ' && out.ends_with(' ')) {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Words spelt out letter by letter ("з а р а б о т о к", "s e e d")
 /// joined: four single letters or more in a row, between single spaces.
 fn letters_joined(text: &str) -> std::borrow::Cow<'_, str> {
@@ -503,6 +518,20 @@ mod tests {
         ] {
             assert!(normalize(text).mixed_script_words.is_empty(), "{text}");
         }
+    }
+
+    #[test]
+    fn wide_gaps_read_as_one_space_once_spelt_out_words_are_joined() {
+        // The skeleton reads "m" as "rn": compare skeletons.
+        let skeleton = |text| normalize(text).skeleton;
+        assert_eq!(
+            skeleton("D M  me for the link"),
+            skeleton("d m me for the link")
+        );
+        assert_eq!(
+            skeleton("V e r d i e n e   j e t z t"),
+            skeleton("verdiene jetzt")
+        );
     }
 
     #[test]

@@ -84,6 +84,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout13.txt",
         "crypto-spam-holdout14.txt",
         "crypto-spam-holdout15.txt",
+        "crypto-spam-holdout16.txt",
+        "crypto-spam-holdout17.txt",
     ]
     .map(lines)
     .concat();
@@ -121,6 +123,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout13.txt",
         "crypto-ham-holdout14.txt",
         "crypto-ham-holdout15.txt",
+        "crypto-ham-holdout16.txt",
+        "crypto-ham-holdout17.txt",
     ]
     .map(lines)
     .concat();

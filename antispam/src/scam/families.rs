@@ -88,6 +88,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         && (has(Verify) || has(HandOver));
     // Tokens "not showing" with a fix at a strange link are the same.
     let tokens_fixed = has(Problem) && has(Repair) && strange_link;
+    // A "free tool" that needs the wallet connected and an approval
+    // given at a strange link is the drainer itself.
+    let tool_drains =
+        has(Wallet) && has(HandOver) && (has(Approve) || has(Free)) && strange_link && !has(Never);
     if (has(Wallet)
         && ((has(Repair)
             && (strange_link
@@ -96,6 +100,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
                 || (has(Threat) && (has(Pointer) || has(Secret)))))
             || threatened))
         || tokens_fixed
+        || tool_drains
     {
         add(
             Rule::WalletDrainer,
@@ -180,9 +185,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let opener = found.opens_as_a_stranger();
     // … or "made 3.2k this week, inbox me and I'll show you how": a sum
     // and a lesson in private are the same.
+    // A bot "that works great, DM me and I'll explain" is the same.
     let paid_privately = has(GoPrivate)
         && ((has(Gain) && (has(Pay) || has(Money) || has(Invite) || has(AskHow)))
-            || (has(Money) && has(AskHow)));
+            || ((has(Money) || has(Bot)) && has(AskHow)));
     // "The listing on Binance is confirmed, buy before the announcement":
     // an insider tip needs no way out, the buying is the bait.
     let insider_tip = has(Listing) && has(Pump) && has(BuyNow) && !has(Never);
@@ -237,8 +243,11 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let dating = has(Girls) && has(Dating);
     // "Hallo Schatz, du siehst nett aus, schreib mir": a pet name and
     // "write me" need nothing else.
-    let flirt = (has(Sweet) && (has(Lonely) || has(Dating) || has(GoPrivate)))
-        || (has(Lonely) && has(Dating));
+    // … or "handsome, look at my profile", "canım, whoever wants to chat,
+    // see my profile".
+    let flirt = (has(Sweet) && (has(Lonely) || has(Dating) || has(GoPrivate) || has(MyBio)))
+        || (has(Lonely) && has(Dating))
+        || (has(Endear) && (has(Lonely) || has(Dating)) && (has(MyBio) || has(GoPrivate)));
     let shown = has(MyPhotos) && (reach || has(Lonely) || has(Sweet));
     let courted = found.courts();
     let adult_paid = ((has(Adult) || dating) && (lure_reach || has(Pay)))

@@ -216,6 +216,9 @@ pub enum Concept {
     Free,
     /// "APY", "годовых": a yearly yield, if a percentage is near.
     Yield,
+    /// "Approve", "Genehmigung erteilen", "imzala": granting a site the
+    /// right to move one's tokens.
+    Approve,
     /// "Good pay", "доход достойный": a job ad's promise without a figure.
     GoodPay,
 }

@@ -125,6 +125,7 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     // looked for only in the messages that have them.
     (Concept::Free, super::amounts::FREE_WORDS),
     (Concept::Yield, super::amounts::YIELD_WORDS),
+    (Concept::Approve, wallet::APPROVE),
 ];
 
 #[cfg(test)]

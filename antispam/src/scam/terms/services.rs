@@ -267,6 +267,12 @@ pub const FEE: &[&str] = &[
     "cuota",
     "teilnahmegebühr",
     "anmeldegebühr",
+    "orçamento",
+    "presupuesto",
+    "devis",
+    "kostenvoranschlag",
+    "price list",
+    "смета",
 ];
 
 /// Saying one is on the team ("I'm part of the team", "bin im Team").

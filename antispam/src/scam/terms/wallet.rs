@@ -354,6 +354,38 @@ pub const WALLET: &[&str] = &[
     "çekiminiz",
 ];
 
+/// Granting a site the right to move one's tokens: what a drainer asks
+/// once the wallet is connected.
+pub const APPROVE: &[&str] = &[
+    "approve",
+    "approval",
+    "grant permission",
+    "sign the transaction",
+    "sign a transaction",
+    "signature request",
+    "approuv",
+    "autoris",
+    "signez",
+    "signer la transaction",
+    "aprob",
+    "autoriz",
+    "firma la",
+    "firmar la",
+    "aprova",
+    "assine",
+    "assinar a",
+    "genehmig",
+    "freigabe",
+    "signier",
+    "разрешени",
+    "одобри",
+    "подпиш",
+    "onay ver",
+    "onayla",
+    "izin ver",
+    "imzala",
+];
+
 pub const REPAIR: &[&str] = &[
     "revoke",
     "entzieht",
