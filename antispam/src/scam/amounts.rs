@@ -9,7 +9,7 @@ const TICKERS: &[&str] = &[
 /// Currencies written after an amount, besides the tickers.
 const CURRENCIES: &[&str] = &[
     "usd", "$", "€", "£", "eur", "dollar", "dólar", "euro", "reais", "real", "долл", "руб", "евро",
-    "tl",
+    "tl", "₽", "₺",
 ];
 /// Currency signs written before an amount.
 const SIGNS: &[&str] = &["$", "€", "£"];

@@ -188,7 +188,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // A bot "that works great, DM me and I'll explain" is the same.
     let paid_privately = has(GoPrivate)
         && ((has(Gain) && (has(Pay) || has(Money) || has(Invite) || has(AskHow)))
-            || ((has(Money) || has(Bot)) && has(AskHow)));
+            || ((has(Money) || has(Bot)) && has(AskHow))
+            || (has(Money) && has(Invite)));
     // "The listing on Binance is confirmed, buy before the announcement":
     // an insider tip needs no way out, the buying is the bait.
     let insider_tip = has(Listing) && has(Pump) && has(BuyNow) && !has(Never);

@@ -674,6 +674,7 @@ pub const MY_BIO: &[&str] = &[
     "meine bio",
     "in mein profil",
     "in meinem profil",
+    "meiner bio",
     "био$",
     "в профиле",
     "мой профиль",

@@ -104,6 +104,14 @@ pub const INVITE: &[&str] = &[
     "кому нужна",
     "kimin ihtiyacı",
     "lazım mı",
+    "if you want info",
+    "si vous voulez des infos",
+    "si quieren info",
+    "se quiserem info",
+    "wenn ihr infos wollt",
+    "wer infos will",
+    "если хотите инфу",
+    "bilgi isteyen",
 ];
 
 /// Casinos and betting: the core words, not "promo code" alone.

@@ -34,6 +34,8 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Protective, warning::SCAM_CALLED),
     (Concept::Denounce, warning::SCAM_CALLED),
     (Concept::Denounce, warning::DENOUNCE),
+    (Concept::Protective, warning::MOCKERY),
+    (Concept::Denounce, warning::MOCKERY),
     (Concept::Credit, people::CREDIT),
     (Concept::Pointer, contact::POINTER),
     (Concept::Secret, wallet::SECRET),

@@ -105,21 +105,6 @@ pub const DENOUNCE: &[&str] = &[
     "es falso",
     "é golpe",
     "ist fake",
-    "who still believes",
-    "who still falls for",
-    "qui croit encore",
-    "qui tombe encore",
-    "quién se cree",
-    "quien se cree",
-    "quem ainda cai",
-    "quem acredita nisso",
-    "wer glaubt sowas",
-    "wer glaubt so was",
-    "wer fällt darauf",
-    "кто в это верит",
-    "кто ведётся",
-    "buna kim inanır",
-    "kim inanıyor",
 ];
 
 /// A warning's negation: "never", "don't", "niemals".
@@ -387,6 +372,15 @@ pub const REPORTED: &[&str] = &[
     "hat mich angeschrieben",
     "связался со мной",
     "benimle iletişime geçti",
+    "promised me",
+    "m'a promis",
+    "me prometió",
+    "me prometeu",
+    "hat mir versprochen",
+    "мне обещали",
+    "обещал мне",
+    "bana vaat",
+    "vaat etti",
     "asking for a friend",
     "asking for our",
     "asking for my",
@@ -432,6 +426,38 @@ pub const ONLY_OFFICIAL: &[&str] = &[
     "tek resmi",
     "resmi site",
     "sadece şunu kullanın",
+];
+
+/// Mocking an offer that reached the member ("who still falls for
+/// this", "if you earn that much, why write to strangers"): a scam
+/// called one, in other words — [`super::Concept::Protective`] and
+/// [`super::Concept::Denounce`] at once.
+pub const MOCKERY: &[&str] = &[
+    "who still believes",
+    "who still falls for",
+    "if it were true",
+    "if you earn that much",
+    "qui croit encore",
+    "qui tombe encore",
+    "si c'était vrai",
+    "quién se cree",
+    "quien se cree",
+    "si fuera verdad",
+    "quem ainda cai",
+    "quem acredita nisso",
+    "se fosse verdade",
+    "wer glaubt sowas",
+    "wer glaubt so was",
+    "wer fällt darauf",
+    "wenn das stimmen würde",
+    "wäre das wahr",
+    "кто в это верит",
+    "кто ведётся",
+    "если бы это было правдой",
+    "если бы это было правда",
+    "buna kim inanır",
+    "kim inanıyor",
+    "o kadar kazanıyorsan",
 ];
 
 /// What the team says it does not do ("we won't recruit through DMs",
