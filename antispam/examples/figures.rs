@@ -139,6 +139,7 @@ fn main() {
             ("crypto-spam-holdout15.txt", "crypto-ham-holdout15.txt"),
             ("crypto-spam-holdout16.txt", "crypto-ham-holdout16.txt"),
             ("crypto-spam-holdout17.txt", "crypto-ham-holdout17.txt"),
+            ("crypto-spam-holdout18.txt", "crypto-ham-holdout18.txt"),
             ("crypto-spam-holdout19.txt", "crypto-ham-holdout19.txt"),
         ] {
             let path = format!("{f}/{s}");

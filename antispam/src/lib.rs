@@ -186,11 +186,21 @@ fn judge_message(
         match tone {
             scam::Tone::Warning => {
                 verdict.cap(Rule::Classifier, 1.0, "a warning, with no link or contact");
-                // "The team will never contact you in DM" names what it warns of.
-                verdict.cap(Rule::DmScam, 0.5, "a warning, with no link or contact");
+                // "The team will never contact you in DM" names what it warns
+                // of, as "that «remote job for USDT» is a scam" does.
+                for named in [Rule::DmScam, Rule::EasyMoney, Rule::Promotion] {
+                    verdict.cap(named, 0.5, "a warning, with no link or contact");
+                }
             }
             scam::Tone::Question => {
                 verdict.cap(Rule::Classifier, 1.0, "a question, with no link or contact");
+            }
+            scam::Tone::AtHome => {
+                verdict.cap(
+                    Rule::Classifier,
+                    1.0,
+                    "sends nobody out of the group or off the operation's site",
+                );
             }
             scam::Tone::Plain => {}
         }

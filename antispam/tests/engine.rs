@@ -86,6 +86,7 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout15.txt",
         "crypto-spam-holdout16.txt",
         "crypto-spam-holdout17.txt",
+        "crypto-spam-holdout18.txt",
         "crypto-spam-holdout19.txt",
     ]
     .map(lines)
@@ -126,6 +127,7 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout15.txt",
         "crypto-ham-holdout16.txt",
         "crypto-ham-holdout17.txt",
+        "crypto-ham-holdout18.txt",
         "crypto-ham-holdout19.txt",
     ]
     .map(lines)

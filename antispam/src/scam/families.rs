@@ -728,6 +728,29 @@ mod tests {
     }
 
     #[test]
+    fn a_post_that_keeps_the_reader_in_the_group_or_on_the_operations_site_is_at_home() {
+        use super::super::Tone;
+        let rules = ScamRules::new().unwrap();
+        let own = ["example.org".to_owned()];
+        let tone = |text: &str| rules.judge(&normalize(text), &own, false, &mut Verdict::default());
+        for text in [
+            "📢 AMA with our CTO on Thursday right here in the group, drop your questions below",
+            "📢 AMA с командой в четверг в этом чате! Пишите вопросы, за лучшие призы",
+            "We're hiring a moderator, details and the form on example.org/careers",
+        ] {
+            assert_eq!(tone(text), Tone::AtHome, "{text}");
+        }
+        for text in [
+            "AMA right here in the group, and for the private round DM me",
+            "Пишите вопросы в лс, отвечу",
+            "We're hiring, details on example.org and jobs-crypto.app",
+            "Hiring moderators, drop your questions below or write to @hr_anna",
+        ] {
+            assert_ne!(tone(text), Tone::AtHome, "{text}");
+        }
+    }
+
+    #[test]
     fn three_lures_and_a_private_way_out_are_an_offer_no_family_names() {
         assert_eq!(
             rules_of("Your listing was suspended, to unlock it write me"),

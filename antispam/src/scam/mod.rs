@@ -216,6 +216,9 @@ pub enum Concept {
     Free,
     /// "APY", "годовых": a yearly yield, if a percentage is near.
     Yield,
+    /// "Drop your questions below", "right here in the group": what is
+    /// asked happens in the group.
+    HereInGroup,
     /// "Approve", "Genehmigung erteilen", "imzala": granting a site the
     /// right to move one's tokens.
     Approve,
@@ -234,6 +237,9 @@ impl Concept {
 pub struct Found {
     mask: u128,
     terms: Vec<(Concept, &'static str)>,
+    /// Every "write" of going private is part of a phrase that keeps the
+    /// talk in the group ("пишите вопросы" in the comments).
+    private_only_in_group: bool,
 }
 
 impl Found {
@@ -413,6 +419,9 @@ impl ScamRules {
         // "recuperacao" is "recuperação": accents are not read, on either side.
         let skeleton = &*without_marks(skeleton);
         let mut found = Found::default();
+        // Where "go private" and "here in the group" were read (rare: no
+        // allocation for most messages).
+        let (mut private, mut here) = (Vec::new(), Vec::new());
         for hit in self.matcher.find_overlapping_iter(skeleton) {
             let pattern = &self.patterns[hit.pattern().as_usize()];
             let before = skeleton[..hit.start()].chars().next_back();
@@ -423,8 +432,17 @@ impl ScamRules {
             if pattern.ends_word && after.is_some_and(crate::normalize::is_letter_or_digit) {
                 continue;
             }
+            match pattern.concept {
+                Concept::GoPrivate => private.push(hit.span()),
+                Concept::HereInGroup => here.push(hit.span()),
+                _ => {}
+            }
             found.add(pattern.concept, pattern.term);
         }
+        found.private_only_in_group = !private.is_empty()
+            && private
+                .iter()
+                .all(|p| here.iter().any(|h| h.start <= p.start && p.end <= h.end));
         found
     }
 
@@ -530,6 +548,8 @@ impl ScamRules {
                     Tone::Warning
                 } else if asks {
                     Tone::Question
+                } else if stays_at_home(&found, &bait, &text.text, allowed_domains) {
+                    Tone::AtHome
                 } else {
                     Tone::Plain
                 };
@@ -552,8 +572,29 @@ impl ScamRules {
             };
             verdict.hit(rule, score, details);
         }
-        Tone::Plain
+        if stays_at_home(&found, &bait, &text.text, allowed_domains) {
+            Tone::AtHome
+        } else {
+            Tone::Plain
+        }
     }
+}
+
+/// Whether a message keeps the reader in the group ("drop your questions
+/// below") or sends them only to the operation's own site, with no way
+/// to its writer.
+fn stays_at_home(found: &Found, bait: &Bait, text: &str, allowed_domains: &[String]) -> bool {
+    use Concept::*;
+    // "Пишите вопросы": the "write" of a question asked in the group.
+    let private = found.has(GoPrivate) && !found.private_only_in_group;
+    let elsewhere =
+        bait.any() || private || found.has(OffPlatform) || found.has(MyBio) || found.has(Pointer);
+    let own_site = || {
+        allowed_domains
+            .iter()
+            .any(|domain| !domain.is_empty() && text.contains(&domain.to_lowercase()))
+    };
+    !elsewhere && (found.has(HereInGroup) || own_site())
 }
 
 impl ScamRules {
@@ -645,6 +686,9 @@ pub enum Tone {
     Warning,
     /// A question with no bait, or only a well-known site's link.
     Question,
+    /// Sends the reader nowhere but the group ("drop your questions
+    /// below") or the operation's own site: no stranger's pitch.
+    AtHome,
     Plain,
 }
 

@@ -661,6 +661,39 @@ pub const POINTER: &[&str] = &[
     "ca biyografide",
 ];
 
+/// "Drop your questions below", "right here in the group": the answer is
+/// asked for in the group, not in private.
+pub const HERE_IN_GROUP: &[&str] = &[
+    "right here in the group",
+    "right here in this group",
+    "drop your questions",
+    "questions below",
+    "reply below",
+    "in the comments",
+    "in the voice chat",
+    "ici même",
+    "posez vos questions",
+    "vos questions ici",
+    "répondez ici",
+    "dejen sus preguntas",
+    "sus preguntas aquí",
+    "aquí mismo",
+    "deixem suas perguntas",
+    "aqui mesmo",
+    "perguntas aqui",
+    "stellt eure fragen",
+    "fragen hier",
+    "hier im chat",
+    "прямо здесь",
+    "пишите вопросы",
+    "вопросы в комментариях",
+    "прямо в этом чате",
+    "в этом чате",
+    "sorularınızı buraya",
+    "sorularınızı yazın",
+    "tam burada",
+];
+
 pub const GROUP_ADDRESS: &[&str] = &[
     "everyone in this group",
     "everyone in the group",

@@ -123,6 +123,7 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::ProjectTalk, dating::PROJECT_TALK),
     (Concept::MyBio, dating::MY_BIO),
     (Concept::OnlyOfficial, warning::ONLY_OFFICIAL),
+    (Concept::HereInGroup, contact::HERE_IN_GROUP),
     // Read by the automaton first, so that the amounts near them are
     // looked for only in the messages that have them.
     (Concept::Free, super::amounts::FREE_WORDS),

@@ -441,6 +441,7 @@ pub const REPAIR: &[&str] = &[
     "resync",
     "re-sync",
     "rectify",
+    "retific",
     "restaur",
     "débloquer",
     "resincroniz",
