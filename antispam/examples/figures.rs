@@ -141,6 +141,8 @@ fn main() {
             ("crypto-spam-holdout17.txt", "crypto-ham-holdout17.txt"),
             ("crypto-spam-holdout18.txt", "crypto-ham-holdout18.txt"),
             ("crypto-spam-holdout19.txt", "crypto-ham-holdout19.txt"),
+            ("crypto-spam-holdout20.txt", "crypto-ham-holdout20.txt"),
+            ("crypto-spam-holdout21.txt", "crypto-ham-holdout21.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -88,6 +88,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout17.txt",
         "crypto-spam-holdout18.txt",
         "crypto-spam-holdout19.txt",
+        "crypto-spam-holdout20.txt",
+        "crypto-spam-holdout21.txt",
     ]
     .map(lines)
     .concat();
@@ -129,6 +131,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout17.txt",
         "crypto-ham-holdout18.txt",
         "crypto-ham-holdout19.txt",
+        "crypto-ham-holdout20.txt",
+        "crypto-ham-holdout21.txt",
     ]
     .map(lines)
     .concat();

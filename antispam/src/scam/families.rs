@@ -214,8 +214,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         let why = if pitch.is_empty() {
             format!(
                 "{} and {}: a stranger's opener",
-                first(&[WrongPerson, WrongNumber, WeMet, Endear]),
-                first(&[AboutYou, SawYou, Invest])
+                first(&[WrongPerson, WrongNumber, WeMet, Endear, NewHere, Befriend]),
+                first(&[AboutYou, SawYou, Invest, GoPrivate])
             )
         } else {
             format!("{pitch} by private contact or a link")
@@ -299,7 +299,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     }
     // "Everyone in this group, sign up here" with no link written out:
     // the link hides behind the words.
-    let hidden_link = has(GroupAddress) && has(Pointer) && bait.link.is_none();
+    // "Drop your questions below 👇" points at the questions.
+    let hidden_link = has(GroupAddress) && has(Pointer) && bait.link.is_none() && !has(HereInGroup);
     if (has(Hype) && reach && !found.is_protective()) || hidden_link {
         add(
             Rule::HypedOffer,

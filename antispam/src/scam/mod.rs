@@ -219,6 +219,10 @@ pub enum Concept {
     /// "Drop your questions below", "right here in the group": what is
     /// asked happens in the group.
     HereInGroup,
+    /// "I'm new here", "bin neu hier", "gruba yeni katıldım".
+    NewHere,
+    /// Looking for friends, people to talk to, a mentor.
+    Befriend,
     /// "Approve", "Genehmigung erteilen", "imzala": granting a site the
     /// right to move one's tokens.
     Approve,
@@ -306,6 +310,13 @@ impl Found {
             && !about_the_group;
         // "Hello dear, can we chat in private?"
         let invited = endeared && self.has(GoPrivate) && !about_the_group && !self.has(Never);
+        // "New here, looking for friends, message me privately": a newcomer
+        // asks the group for nothing, only for private talk.
+        let befriends = (self.has(NewHere) || self.has(Befriend))
+            && self.has(GoPrivate)
+            && !self.private_only_in_group
+            && !self.has(Never)
+            && !self.has(Reported);
         // "Sorry, wrong person, are you Sasha?": in a group nobody writes
         // to the wrong person, unless it is money sent there.
         let mistaken = self.has(WrongPerson)
@@ -317,6 +328,7 @@ impl Found {
             || self.courts()
             || addressed
             || invited
+            || befriends
             || mistaken
     }
 
@@ -499,7 +511,14 @@ impl ScamRules {
                 || found.has(Concept::Staff))
             && (!found.has(Concept::GoPrivate)
                 || found.has(Concept::Never)
-                || found.has(Concept::Report));
+                || found.has(Concept::Report))
+            // "Notice from the team: re-verify your wallet with
+            // @ValidatorBot" sends the reader to the account it names.
+            && !(found.has(Concept::Wallet)
+                && found.has(Concept::Repair)
+                && !found.has(Concept::Never)
+                && !found.has(Concept::Reported)
+                && !found.has(Concept::Report));
         // "The site claim-token.net is fake, don't connect your wallet":
         // a warning that names the scam's site and tells not to go there,
         // pushing no other ("the only official site is …").

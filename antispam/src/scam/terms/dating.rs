@@ -646,6 +646,69 @@ pub const PROJECT_TALK: &[&str] = &[
 ];
 
 /// "Check my bio", "смотри био": the reader sent to the writer's profile.
+/// A newcomer saying so: "I'm new here", "sou nova aqui", "bin neu hier".
+pub const NEW_HERE: &[&str] = &[
+    "new here",
+    "new to this group",
+    "just joined",
+    "je suis nouveau",
+    "je suis nouvelle",
+    "nouveau ici",
+    "nouvelle ici",
+    "soy nuevo",
+    "soy nueva",
+    "nuevo aquí",
+    "nueva aquí",
+    "sou novo",
+    "sou nova",
+    "novo aqui",
+    "nova aqui",
+    "neu hier",
+    "neu in der gruppe",
+    "я новенький",
+    "я новенькая",
+    "я тут новый",
+    "я тут новая",
+    "я здесь новый",
+    "yeni katıldım",
+    "burada yeniyim",
+    "gruba yeni",
+];
+
+/// Looking for friends, people to talk with, a mentor: what an opener
+/// asks the group for instead of its subject.
+pub const BEFRIEND: &[&str] = &[
+    "looking for friends",
+    "make friends",
+    "new friends",
+    "looking for a mentor",
+    "looking for people",
+    "faire des amis",
+    "cherche des gens",
+    "cherche un mentor",
+    "échanger en privé",
+    "hacer amigos",
+    "busco gente",
+    "busco un mentor",
+    "fazer amigos",
+    "fazer amizade",
+    "procuro pessoas",
+    "procuro um mentor",
+    "freunde finden",
+    "neue freunde",
+    "suche leute",
+    "suche einen mentor",
+    "sich auszutauschen",
+    "найти друзей",
+    "ищу друзей",
+    "ищу людей",
+    "ищу наставника",
+    "arkadaş arıyorum",
+    "arkadaş edinmek",
+    "mentor arıyorum",
+    "sohbet etmek isteyen",
+];
+
 pub const MY_BIO: &[&str] = &[
     "my bio",
     "check bio",

@@ -124,6 +124,8 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::MyBio, dating::MY_BIO),
     (Concept::OnlyOfficial, warning::ONLY_OFFICIAL),
     (Concept::HereInGroup, contact::HERE_IN_GROUP),
+    (Concept::NewHere, dating::NEW_HERE),
+    (Concept::Befriend, dating::BEFRIEND),
     // Read by the automaton first, so that the amounts near them are
     // looked for only in the messages that have them.
     (Concept::Free, super::amounts::FREE_WORDS),
