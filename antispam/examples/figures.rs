@@ -143,6 +143,8 @@ fn main() {
             ("crypto-spam-holdout19.txt", "crypto-ham-holdout19.txt"),
             ("crypto-spam-holdout20.txt", "crypto-ham-holdout20.txt"),
             ("crypto-spam-holdout21.txt", "crypto-ham-holdout21.txt"),
+            ("crypto-spam-holdout22.txt", "crypto-ham-holdout22.txt"),
+            ("crypto-spam-holdout23.txt", "crypto-ham-holdout23.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -90,6 +90,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout19.txt",
         "crypto-spam-holdout20.txt",
         "crypto-spam-holdout21.txt",
+        "crypto-spam-holdout22.txt",
+        "crypto-spam-holdout23.txt",
     ]
     .map(lines)
     .concat();
@@ -133,6 +135,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout19.txt",
         "crypto-ham-holdout20.txt",
         "crypto-ham-holdout21.txt",
+        "crypto-ham-holdout22.txt",
+        "crypto-ham-holdout23.txt",
     ]
     .map(lines)
     .concat();

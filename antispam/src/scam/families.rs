@@ -45,7 +45,9 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // "Problems with your wallet? Write me": the same help, unnamed.
     let wallet_help =
         has(Wallet) && has(Problem) && has(GoPrivate) && !has(Never) && !has(Reported);
-    if (has(Staff) && offered) || wallet_help {
+    // "Someone offered me X in DM as if I were the admin" reports it.
+    let reported = has(Reported) && !bait.contact();
+    if (has(Staff) && offered && !reported) || wallet_help {
         add(
             Rule::FakeSupport,
             format!("{} offering help in private or at a link", quote(Staff)),
@@ -126,7 +128,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         || multiplied
         || fee_first
         || first_served
-        || (has(Giveaway) && (has(HandOver) || reach))
+        // "Share your best meme, the best three win 200 tokens" hands
+        // nothing over: a giveaway takes money, a wallet or its secret.
+        || (has(Giveaway)
+            && (reach || (has(HandOver) && (has(Money) || has(Wallet) || has(Secret)))))
     {
         add(
             Rule::Giveaway,
@@ -247,7 +252,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // … or "handsome, look at my profile", "canım, whoever wants to chat,
     // see my profile".
     let flirt = (has(Sweet) && (has(Lonely) || has(Dating) || has(GoPrivate) || has(MyBio)))
-        || (has(Lonely) && has(Dating))
+        || (has(Lonely) && (has(Dating) || has(MyBio)))
         || (has(Endear) && (has(Lonely) || has(Dating)) && (has(MyBio) || has(GoPrivate)));
     let shown = has(MyPhotos) && (reach || has(Lonely) || has(Sweet));
     let courted = found.courts();

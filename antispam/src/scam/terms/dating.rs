@@ -298,6 +298,8 @@ pub const LONELY: &[&str] = &[
     "yapayalnız",
     "canım sıkılıyor",
     "sıkıldım",
+    "yalnızım",
+    "скучно одной",
     "someone to talk to",
     "quelqu'un pour discuter",
     "quelqu'un avec qui parler",
@@ -367,6 +369,18 @@ pub const MY_PHOTOS: &[&str] = &[
     "мои фотки",
     "fotoğraflarım",
     "resimlerim",
+    "her pics",
+    "her photos",
+    "ses photos",
+    "sus fotos",
+    "fotos dela",
+    "ihre bilder",
+    "ihre fotos",
+    "её фото",
+    "özel fotoğraf",
+    "photos privées",
+    "fotos privadas",
+    "личные фото",
 ];
 
 /// "Dear", "très cher", "querida": a stranger's endearment.
@@ -669,6 +683,8 @@ pub const NEW_HERE: &[&str] = &[
     "я новенькая",
     "я тут новый",
     "я тут новая",
+    "новенькая",
+    "новенький",
     "я здесь новый",
     "yeni katıldım",
     "burada yeniyim",
@@ -707,6 +723,12 @@ pub const BEFRIEND: &[&str] = &[
     "arkadaş edinmek",
     "mentor arıyorum",
     "sohbet etmek isteyen",
+    "пообщаться",
+    "to chat with",
+    "pour discuter",
+    "para charlar",
+    "pra conversar",
+    "zum quatschen",
 ];
 
 pub const MY_BIO: &[&str] = &[
@@ -752,4 +774,7 @@ pub const MY_BIO: &[&str] = &[
     "no meu bio",
     "в моём профиле",
     "в моем профиле",
+    "ко мне в профиль",
+    "заходи в профиль",
+    "profilime bak",
 ];

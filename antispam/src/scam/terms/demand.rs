@@ -58,6 +58,16 @@ pub const WE_NEED: &[&str] = &[
     "нужен ваш",
     "нужен твой",
     "ihtiyacımız var",
+    "i need your",
+    "j'ai besoin de ta",
+    "j'ai besoin de votre",
+    "preciso do seu",
+    "brauche ich deine",
+    "brauche ich ihre",
+    "ich brauche deine",
+    "ich brauche ihre",
+    "мне нужна ваша",
+    "ihtiyacım var",
 ];
 
 /// Unlock, release: what a secret is demanded "to" do.
@@ -81,6 +91,7 @@ pub const UNLOCK: &[&str] = &[
     "freizugeben",
     "entsperr",
     "freigeben",
+    "freigeschaltet",
     "разблок",
     "получить выплат",
     "kilidini aç",
