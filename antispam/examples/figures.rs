@@ -145,6 +145,8 @@ fn main() {
             ("crypto-spam-holdout21.txt", "crypto-ham-holdout21.txt"),
             ("crypto-spam-holdout22.txt", "crypto-ham-holdout22.txt"),
             ("crypto-spam-holdout23.txt", "crypto-ham-holdout23.txt"),
+            ("crypto-spam-holdout24.txt", "crypto-ham-holdout24.txt"),
+            ("crypto-spam-holdout25.txt", "crypto-ham-holdout25.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

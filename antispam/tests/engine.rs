@@ -92,6 +92,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout21.txt",
         "crypto-spam-holdout22.txt",
         "crypto-spam-holdout23.txt",
+        "crypto-spam-holdout24.txt",
+        "crypto-spam-holdout25.txt",
     ]
     .map(lines)
     .concat();
@@ -137,6 +139,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout21.txt",
         "crypto-ham-holdout22.txt",
         "crypto-ham-holdout23.txt",
+        "crypto-ham-holdout24.txt",
+        "crypto-ham-holdout25.txt",
     ]
     .map(lines)
     .concat();

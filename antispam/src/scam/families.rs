@@ -36,6 +36,12 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // (a "live" on youtube.com).
     let strange_link = bait.link.is_some() && !bait.well_known;
     let mut out = Vec::new();
+    // A job posted with the operation's own site to apply on, and no
+    // contact or other link, is the team's ("apply on example.org, we
+    // don't recruit by DM"): no stranger's offer.
+    if has(Job) && has(OwnSite) && !bait.contact() && bait.link.is_none() {
+        return out;
+    }
     let mut add = |rule, why: String| out.push((rule, why));
     // Staff named next to an account is talk ("the devs, @dev, said…")
     // unless it offers help: going private, or a problem to fix.
@@ -90,6 +96,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         && (has(Verify) || has(HandOver));
     // Tokens "not showing" with a fix at a strange link are the same.
     let tokens_fixed = has(Problem) && has(Repair) && strange_link;
+    // "Your account will be suspended, verify your identity here: link".
+    let account_phished = has(Threat) && has(Verify) && strange_link && !has(Never);
     // A "free tool" that needs the wallet connected and an approval
     // given at a strange link is the drainer itself.
     let tool_drains =
@@ -103,6 +111,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             || threatened))
         || tokens_fixed
         || tool_drains
+        || account_phished
     {
         add(
             Rule::WalletDrainer,
@@ -753,6 +762,33 @@ mod tests {
             "Hiring moderators, drop your questions below or write to @hr_anna",
         ] {
             assert_ne!(tone(text), Tone::AtHome, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_job_to_apply_for_on_the_operations_own_site_is_the_teams_unless_it_adds_a_contact() {
+        let rules = ScamRules::new().unwrap();
+        let own = ["example.org".to_owned()];
+        let fired = |text: &str| {
+            let mut verdict = Verdict::default();
+            rules.judge(&normalize(text), &own, false, &mut verdict);
+            verdict.rules()
+        };
+        for text in [
+            "We're hiring a moderator paid in USDT, apply on example.org, we don't recruit by DM",
+            "Ekibimize moderatör arıyoruz, başvurular sadece example.org üzerinden, DM'den gelen tekliflere itibar etmeyin",
+        ] {
+            assert!(fired(text).is_empty(), "{text}: {:?}", fired(text));
+        }
+        for text in [
+            "Remote job paid 50 USDT a day, details on example.org or write to @hr_anna",
+            "Remote job paid 50 USDT a day, apply on jobs-usdt.app, DM me",
+        ] {
+            assert!(
+                fired(text).contains(&"job_offer"),
+                "{text}: {:?}",
+                fired(text)
+            );
         }
     }
 

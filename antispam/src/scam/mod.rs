@@ -226,6 +226,8 @@ pub enum Concept {
     /// "Approve", "Genehmigung erteilen", "imzala": granting a site the
     /// right to move one's tokens.
     Approve,
+    /// A link to the operation's own site (an allowed domain).
+    OwnSite,
     /// "Good pay", "доход достойный": a job ad's promise without a figure.
     GoodPay,
 }
@@ -357,8 +359,8 @@ impl Found {
         use Concept::*;
         // A sum next to the service offered is its price ("an audit for
         // only 0.3 ETH").
-        let priced =
-            (self.has(Fee) || self.has(Money)) && (self.has(WeOffer) || self.has(GoPrivate));
+        let priced = (self.has(Fee) || self.has(Money))
+            && (self.has(WeOffer) || self.has(GoPrivate) || self.has(MyBio));
         let offered = self.has(WeOffer) && (self.has(GoPrivate) || self.has(MyBio));
         self.has(Service) && (priced || offered) && !self.has(Never)
     }
@@ -494,6 +496,9 @@ impl ScamRules {
             found.add(Concept::Brief, "five words or fewer");
         }
         let bait = Bait::of(&text.text, allowed_domains);
+        if links_own_site(&text.text, allowed_domains) {
+            found.add(Concept::OwnSite, "the operation's own site");
+        }
         // A warning pointing to the wallet's own site, or naming the
         // scammer's account ("beware of @fake_support, it's fake"), is
         // still a warning: it calls the scam by its name and sends nobody
@@ -560,8 +565,11 @@ impl ScamRules {
                 && !found.opens_as_a_stranger()
                 && !found.has(Concept::Invite)
                 && !found.has(Concept::AskHow);
-            if found.is_protective() || trusted || asks {
-                let warning = found.is_protective()
+            // "A 'girl' wrote me in private about investing, the scams get
+            // creative": what reached the member, called a scam.
+            let reports_a_scam = found.has(Concept::Reported) && found.has(Concept::Denounce);
+            if found.is_protective() || trusted || asks || reports_a_scam {
+                let warning = (found.is_protective() || reports_a_scam)
                     && (found.has(Concept::Denounce) || found.has(Concept::Report));
                 return if warning {
                     Tone::Warning
@@ -608,12 +616,14 @@ fn stays_at_home(found: &Found, bait: &Bait, text: &str, allowed_domains: &[Stri
     let private = found.has(GoPrivate) && !found.private_only_in_group;
     let elsewhere =
         bait.any() || private || found.has(OffPlatform) || found.has(MyBio) || found.has(Pointer);
-    let own_site = || {
-        allowed_domains
-            .iter()
-            .any(|domain| !domain.is_empty() && text.contains(&domain.to_lowercase()))
-    };
-    !elsewhere && (found.has(HereInGroup) || own_site())
+    !elsewhere && (found.has(HereInGroup) || links_own_site(text, allowed_domains))
+}
+
+/// Whether a lowercased message names one of the operation's own domains.
+fn links_own_site(text: &str, allowed_domains: &[String]) -> bool {
+    allowed_domains
+        .iter()
+        .any(|domain| !domain.is_empty() && text.contains(&domain.to_lowercase()))
 }
 
 impl ScamRules {

@@ -56,6 +56,7 @@ pub const GO_PRIVATE: &[&str] = &[
     "send me a pm",
     "dm me",
     "d m me",
+    "d.m me",
     "d m for",
     "p m me",
     "dm$",

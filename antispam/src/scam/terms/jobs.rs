@@ -256,6 +256,15 @@ pub const JOB: &[&str] = &[
     "für jede bewertung",
     "за каждый отзыв",
     "her yorum için",
+    "apply via",
+    "apply on",
+    "candidatures",
+    "postula en",
+    "candidaturas",
+    "bewerbung",
+    "заявки",
+    "arıyoruz",
+    "başvuru",
 ];
 
 pub const PAY: &[&str] = &[
@@ -359,6 +368,15 @@ pub const PAY: &[&str] = &[
     "gut bezahlt",
     "iyi para",
     "iyi kazanç",
+    "extra income",
+    "revenus complémentaires",
+    "ingresos extra",
+    "renda extra",
+    "nebeneinkommen",
+    "zusatzeinkommen",
+    "доп доход",
+    "дополнительный доход",
+    "ek gelir",
 ];
 
 /// "All you need is a phone and two hours a day": what a job offer asks.

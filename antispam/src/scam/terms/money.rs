@@ -210,6 +210,8 @@ pub const RETURNS: &[&str] = &[
     "ingresos pasivos",
     "renda passiva",
     "passives einkommen",
+    "passivem einkommen",
+    "passive einkommen",
     "пассивный доход",
     "pasif gelir",
     "cloud mining",
