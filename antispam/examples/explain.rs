@@ -30,6 +30,9 @@ fn main() {
             || "kept".to_owned(),
             |(_, rules)| format!("DELETED {rules:?}"),
         );
-        println!("{line}\n   {fired}\n   {found:?}\n   {bait:?}");
+        println!(
+            "{line}\n   {fired}\n   {found:?}\n   {bait:?}\n   skeleton: {}",
+            text.skeleton
+        );
     }
 }

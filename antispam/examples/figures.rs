@@ -147,6 +147,10 @@ fn main() {
             ("crypto-spam-holdout23.txt", "crypto-ham-holdout23.txt"),
             ("crypto-spam-holdout24.txt", "crypto-ham-holdout24.txt"),
             ("crypto-spam-holdout25.txt", "crypto-ham-holdout25.txt"),
+            ("crypto-spam-holdout26.txt", "crypto-ham-holdout26.txt"),
+            ("crypto-spam-holdout27.txt", "crypto-ham-holdout27.txt"),
+            ("crypto-spam-holdout28.txt", "crypto-ham-holdout28.txt"),
+            ("crypto-spam-holdout29.txt", "crypto-ham-holdout29.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

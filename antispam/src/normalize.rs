@@ -386,6 +386,14 @@ fn has_spelt_out_word(text: &str) -> bool {
     run + usize::from(is_one_letter(&text[start..])) >= SPELT_OUT
 }
 
+/// One letter and the punctuation that ends a sentence's word ("é,").
+fn ends_a_word(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(char::is_alphabetic)
+        && chars.as_str().chars().all(|c| matches!(c, ',' | '.' | '!' | '?' | ';' | ':'))
+        && !chars.as_str().is_empty()
+}
+
 fn is_one_letter(word: &str) -> bool {
     let mut chars = word.chars();
     chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
@@ -407,19 +415,34 @@ fn single_spaced(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Words spelt out letter by letter ("з а р а б о т о к", "s e e d")
 /// joined: four single letters or more in a row, between single spaces.
+/// Once a message spells a word out, it hides the others too: shorter
+/// runs set apart by wider gaps ("d m  m e  f o r") are words, and a
+/// letter that is no word of its own between two pieces of one ("esc r
+/// íbeme") glues them back.
 fn letters_joined(text: &str) -> std::borrow::Cow<'_, str> {
     if !has_spelt_out_word(text) {
         return std::borrow::Cow::Borrowed(text);
     }
     let words: Vec<&str> = text.split(' ').collect();
+    let gap_at = |at: usize| at >= words.len() || words[at].is_empty();
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     while at < words.len() {
-        let run = words[at..].iter().take_while(|w| is_one_letter(w)).count();
+        let letters = words[at..].iter().take_while(|w| is_one_letter(w)).count();
+        // "p r i v é," ends on a letter and its comma.
+        let run = letters
+            + usize::from(letters > 0 && words.get(at + letters).is_some_and(|w| ends_a_word(w)));
+        let set_apart = run >= 2 && (at == 0 || gap_at(at - 1)) && gap_at(at + run);
+        if letters == 1 && run == 1 && at > 0 && splits_a_word(words[at - 1], words[at], words.get(at + 1)) {
+            out.push_str(words[at]);
+            out.push_str(words.get(at + 1).copied().unwrap_or_default());
+            at += 2;
+            continue;
+        }
         if at > 0 {
             out.push(' ');
         }
-        if run >= SPELT_OUT {
+        if run >= SPELT_OUT || set_apart {
             words[at..at + run].iter().for_each(|w| out.push_str(w));
             at += run;
         } else {
@@ -428,6 +451,19 @@ fn letters_joined(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Letters that are words of their own in the languages read ("a", "y",
+/// "o", "в", "и"): a lone one of these is no piece of a word.
+const ONE_LETTER_WORDS: &str = "aàáâeéèêiíoóôuúyxавиоуксяжб";
+
+/// Whether `letter` is a piece of the word around it ("esc r íbeme"):
+/// no word of its own, between two pieces of two letters or more.
+fn splits_a_word(before: &str, letter: &str, after: Option<&&str>) -> bool {
+    let piece = |word: &str| word.chars().count() >= 2 && word.chars().all(char::is_alphabetic);
+    letter.chars().all(|c| !ONE_LETTER_WORDS.contains(c))
+        && piece(before)
+        && after.is_some_and(|after| piece(after))
 }
 
 #[cfg(test)]
@@ -531,6 +567,31 @@ mod tests {
         assert_eq!(
             skeleton("V e r d i e n e   j e t z t"),
             skeleton("verdiene jetzt")
+        );
+    }
+
+    #[test]
+    fn a_message_that_spells_a_word_out_hides_its_other_words_too() {
+        let skeleton = |text| normalize(text).skeleton;
+        assert_eq!(
+            skeleton("S c h r e i b t   m i r   für Geld"),
+            skeleton("schreibt mir für geld")
+        );
+        assert_eq!(
+            skeleton("d m  m e  f o r  p r i v a t e  s a l e"),
+            skeleton("dm me for private sale")
+        );
+        assert_eq!(
+            skeleton("quiere g a n a r dinero? esc r íbeme"),
+            skeleton("quiere ganar dinero? escríbeme")
+        );
+        // A one-letter word stays one; without a spelt-out word nothing
+        // is glued.
+        assert_eq!(skeleton("s e e d  y nada más"), skeleton("seed y nada más"));
+        assert_ne!(skeleton("esc r íbeme"), skeleton("escríbeme"));
+        assert_eq!(
+            skeleton("un m e s s a g e en p r i v é, réponds"),
+            skeleton("un message en privé, réponds")
         );
     }
 

@@ -94,6 +94,10 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout23.txt",
         "crypto-spam-holdout24.txt",
         "crypto-spam-holdout25.txt",
+        "crypto-spam-holdout26.txt",
+        "crypto-spam-holdout27.txt",
+        "crypto-spam-holdout28.txt",
+        "crypto-spam-holdout29.txt",
     ]
     .map(lines)
     .concat();
@@ -141,6 +145,10 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout23.txt",
         "crypto-ham-holdout24.txt",
         "crypto-ham-holdout25.txt",
+        "crypto-ham-holdout26.txt",
+        "crypto-ham-holdout27.txt",
+        "crypto-ham-holdout28.txt",
+        "crypto-ham-holdout29.txt",
     ]
     .map(lines)
     .concat();

@@ -102,6 +102,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // given at a strange link is the drainer itself.
     let tool_drains =
         has(Wallet) && has(HandOver) && (has(Approve) || has(Free)) && strange_link && !has(Never);
+    // "A bug in the contract, withdraw your funds at this link before
+    // it's too late": the panic is the drainer's bait.
+    let panicked =
+        has(Withdraw) && has(Threat) && strange_link && !has(Never) && !found.is_protective();
     if (has(Wallet)
         && ((has(Repair)
             && (strange_link
@@ -116,6 +120,11 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         add(
             Rule::WalletDrainer,
             format!("{} your {}", quote(Repair), quote(Wallet)),
+        );
+    } else if panicked {
+        add(
+            Rule::WalletDrainer,
+            format!("{} at a link: {}", quote(Withdraw), quote(Threat)),
         );
     }
     let multiplied = has(MoreBack) && has(HandOver) && has(Receive);
@@ -159,7 +168,16 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     if (has(OffPlatform) && reach_besides) || bait.phone.is_some() {
         add(Rule::OffPlatform, "contact moved off Telegram".to_owned());
     }
-    if (has(Presale) || has(Bonus)) && reach {
+    // "OTC: selling 50,000 USDT at a 10 % discount": money for less than
+    // its worth is the bait, the contact comes after.
+    // A member's old hardware sold at a discount is no OTC deal.
+    let sold_cheap = has(Sell)
+        && has(Presale)
+        && (has(Pay) || has(Money))
+        && has(Discount)
+        && !has(Never)
+        && !has(Reported);
+    if ((has(Presale) || has(Bonus)) && reach) || sold_cheap {
         add(
             Rule::PresaleOffer,
             format!("{} by private contact or a link", first(&[Presale, Bonus])),
@@ -277,7 +295,12 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         );
     }
     // A loan in crypto, "no KYC", by private contact.
-    if has(Loan) && (has(Pay) || has(Reassure) || has(Fee) || has(Money)) && lure_reach {
+    // "USDT loans, no checks, approved in 15 minutes": the promise is
+    // the ad, as a job's "no experience needed".
+    let loan_ad = has(Loan) && has(Reassure) && (has(Pay) || has(Money)) && !has(Never);
+    if (has(Loan) && (has(Pay) || has(Reassure) || has(Fee) || has(Money)) && lure_reach)
+        || loan_ad
+    {
         add(
             Rule::LoanOffer,
             format!("{} offered by private contact", quote(Loan)),
@@ -287,7 +310,13 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // at the best rate; bank cards rented out.
     // Verified exchange accounts and KYC for sale are the scam whatever
     // the way out.
-    let traded = (has(Sell) || has(Buy)) && has(Goods) && (lure_reach || has(Pay) || has(Fee));
+    // … or offered "for your group" at a price ("10k real members for
+    // your group, best prices").
+    let traded = ((has(Sell) || has(Buy)) && has(Goods) && (lure_reach || has(Pay) || has(Fee)))
+        || (has(Goods)
+            && has(WeOffer)
+            && (has(Rate) || has(Fee) || has(Money) || has(Pay))
+            && lure_reach);
     let verified_sold = has(Sell) && (has(KycGoods) || (has(Goods) && has(Verify)));
     let verified_sold = verified_sold
         || (has(KycGoods) && lure_reach)
@@ -383,6 +412,37 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
                 "{} and nothing else: the reader sent to the writer",
                 first(&[MyBio, GoPrivate])
             ),
+        );
+    }
+    // "Check your DMs, I sent you something", "je t'ai écrit en privé,
+    // réponds": a stranger pulls the reader into the private chat where
+    // the offer waits. A member writing to the team names it ("admin, I
+    // sent you a DM about my withdrawal"), or the trouble, or the friend
+    // it answers ("@marco, sent you the meetup address in DM").
+    if has(CheckDms)
+        && !bait.addressee
+        && !has(Staff)
+        && !has(ProjectTalk)
+        && !has(Problem)
+        && !has(Never)
+        && !has(Reported)
+    {
+        add(
+            Rule::PrivateDeal,
+            format!("{}: the reader pulled into private messages", quote(CheckDms)),
+        );
+    }
+    // "Trading academy, 80 % off today, t.me/…": lessons sold with a
+    // discount or a promise, at a way out.
+    let course_sold = has(Course)
+        && lure_reach
+        && (has(Discount) || has(Gain) || has(Returns) || has(Money) || has(Fee) || has(Hype))
+        && !has(Never)
+        && !has(Reported);
+    if course_sold {
+        add(
+            Rule::Investment,
+            format!("{} sold by private contact or a link", quote(Course)),
         );
     }
     let lures = LURES.iter().filter(|c| has(**c)).count();

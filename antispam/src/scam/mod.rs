@@ -230,6 +230,17 @@ pub enum Concept {
     OwnSite,
     /// "Good pay", "доход достойный": a job ad's promise without a figure.
     GoodPay,
+    /// "Withdraw your funds now": what a panic about the contract asks.
+    Withdraw,
+    /// "At a 10 % discount": crypto sold below its price.
+    Discount,
+    /// "Check your DMs, I sent you something": the talk already waits
+    /// in private.
+    CheckDms,
+    /// "DM me", "schreib mir": the writer asks to be written to.
+    DmMe,
+    /// "Trading academy", "курс по трейдингу": lessons sold.
+    Course,
 }
 
 impl Concept {
@@ -265,9 +276,13 @@ impl Found {
 
     /// "I'm on the tech team, DM me": no warning says that without
     /// "never", whatever else it says ("your blocked withdrawal").
+    /// Nor "support team here, DM me, we never ask for funds": a "never"
+    /// that vouches for the writer, not one that calls a scam.
     fn staff_offers_private_help(&self) -> bool {
         use Concept::*;
-        self.has(IAmStaff) && self.has(GoPrivate) && self.denies_nothing()
+        self.has(IAmStaff)
+            && self.has(GoPrivate)
+            && (self.denies_nothing() || (self.has(DmMe) && !self.has(Denounce)))
     }
 
     /// "Lost money to fake brokers? I can put you in touch with the lawyer

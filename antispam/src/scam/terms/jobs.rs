@@ -377,6 +377,10 @@ pub const PAY: &[&str] = &[
     "доп доход",
     "дополнительный доход",
     "ek gelir",
+    "aceito pix",
+    "via pix",
+    "pago no pix",
+    "pagamento no pix",
 ];
 
 /// "All you need is a phone and two hours a day": what a job offer asks.

@@ -327,6 +327,20 @@ pub const GOODS: &[&str] = &[
     "банковские карты",
     "дебетовые карты",
     "banka kart",
+    "real members",
+    "active members",
+    "vrais membres",
+    "membres actifs",
+    "miembros reales",
+    "miembros activos",
+    "membros reais",
+    "membros ativos",
+    "echte mitglieder",
+    "aktive mitglieder",
+    "живых участников",
+    "реальных участников",
+    "gerçek üye",
+    "aktif üye",
 ];
 
 /// "We met at …": the opener of a stranger pretending to know the reader.
@@ -888,4 +902,20 @@ pub const ASK_HOW: &[&str] = &[
     "расскажу как",
     "anlatayım",
     "açıklarım",
+];
+
+/// "10 % de desconto", "со скидкой": crypto sold for less than it is worth.
+pub const DISCOUNT: &[&str] = &[
+    "discount",
+    "% off",
+    "remise",
+    "décote",
+    "descuento",
+    "desconto",
+    "rabatt",
+    "abschlag",
+    "скидк",
+    "дисконт",
+    "indirim",
+    "iskonto",
 ];

@@ -131,6 +131,11 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Free, super::amounts::FREE_WORDS),
     (Concept::Yield, super::amounts::YIELD_WORDS),
     (Concept::Approve, wallet::APPROVE),
+    (Concept::Withdraw, trouble::WITHDRAW),
+    (Concept::Discount, lures::DISCOUNT),
+    (Concept::CheckDms, contact::CHECK_DMS),
+    (Concept::DmMe, contact::DM_ME),
+    (Concept::Course, services::COURSE),
 ];
 
 #[cfg(test)]

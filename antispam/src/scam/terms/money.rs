@@ -455,6 +455,22 @@ pub const GAIN: &[&str] = &[
     "wurden zu",
     "превратились",
     "превратилось",
+    "easy money",
+    "quick money",
+    "fast money",
+    "argent facile",
+    "argent rapide",
+    "dinero fácil",
+    "dinero rápido",
+    "dinheiro fácil",
+    "dinheiro rápido",
+    "schnelles geld",
+    "leichtes geld",
+    "быстрые деньги",
+    "лёгкие деньги",
+    "легкие деньги",
+    "kolay para",
+    "hızlı para",
 ];
 
 pub const PUMP: &[&str] = &[

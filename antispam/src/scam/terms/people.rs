@@ -841,6 +841,10 @@ pub const REASSURE: &[&str] = &[
     "nie dagewesen",
     "невиданн",
     "görülmemiş",
+    "без проверки",
+    "без справок",
+    "ohne prüfung",
+    "kontrolsüz",
 ];
 
 /// The project's own side: praise for the team or the community is a
