@@ -151,6 +151,8 @@ fn main() {
             ("crypto-spam-holdout27.txt", "crypto-ham-holdout27.txt"),
             ("crypto-spam-holdout28.txt", "crypto-ham-holdout28.txt"),
             ("crypto-spam-holdout29.txt", "crypto-ham-holdout29.txt"),
+            ("crypto-spam-holdout30.txt", "crypto-ham-holdout30.txt"),
+            ("crypto-spam-holdout31.txt", "crypto-ham-holdout31.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

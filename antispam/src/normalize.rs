@@ -106,7 +106,11 @@ pub fn normalize(text: &str) -> Normalized {
     // they stand for (before the skeleton reads a "1" as an "l"), and
     // "з а р а б о т о к" as the word it spells, and "D M  me" with
     // single spaces (after the spelt-out words, which wider gaps part).
-    let skeleton = skeleton_of(&single_spaced(&letters_joined(&unleet(&text))));
+    // An emoji inside a word ("D🔥M") and Spanish opening marks ("¡" reads
+    // as an "i") are read as the word without them.
+    let skeleton = skeleton_of(&single_spaced(&letters_joined(&unleet(&words_unbroken(
+        &text,
+    )))));
     Normalized {
         text,
         skeleton,
@@ -371,9 +375,12 @@ fn has_spelt_out_word(text: &str) -> bool {
     let mut run = 0;
     let mut start = 0;
     // Each word between spaces: one character (1 to 4 bytes, a letter)?
+    // A wider gap ("d m  m e") does not end the run.
     for (at, _) in bytes.iter().enumerate().filter(|(_, b)| **b == b' ') {
         let word = &text[start..at];
-        run = if word.len() <= 4 && is_one_letter(word) {
+        run = if word.is_empty() {
+            run
+        } else if word.len() <= 4 && is_one_letter(word) {
             run + 1
         } else {
             0
@@ -390,13 +397,57 @@ fn has_spelt_out_word(text: &str) -> bool {
 fn ends_a_word(word: &str) -> bool {
     let mut chars = word.chars();
     chars.next().is_some_and(char::is_alphabetic)
-        && chars.as_str().chars().all(|c| matches!(c, ',' | '.' | '!' | '?' | ';' | ':'))
+        && chars
+            .as_str()
+            .chars()
+            .all(|c| matches!(c, ',' | '.' | '!' | '?' | ';' | ':'))
         && !chars.as_str().is_empty()
 }
 
 fn is_one_letter(word: &str) -> bool {
     let mut chars = word.chars();
     chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
+}
+
+/// Whether `c` is an emoji or a pictograph, or what joins or styles one.
+fn is_pictograph(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x2600..=0x27BF | 0x2B00..=0x2BFF | 0x1F000..=0x1FAFF | 0xFE0F | 0x200D
+    )
+}
+
+/// The text with "¡" and "¿" made spaces and the emoji between two letters
+/// of a word dropped ("d🔥m me" is "dm me"); most messages have neither.
+fn words_unbroken(text: &str) -> std::borrow::Cow<'_, str> {
+    let may_have = text.contains(['¡', '¿']) || text.bytes().any(|b| b == 0xF0 || b == 0xE2);
+    if !may_have {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    for (at, &c) in chars.iter().enumerate() {
+        if c == '¡' || c == '¿' {
+            out.push(' ');
+            changed = true;
+        } else if is_pictograph(c)
+            && out.chars().next_back().is_some_and(char::is_alphabetic)
+            && chars[at + 1..]
+                .iter()
+                .find(|next| !is_pictograph(**next))
+                .is_some_and(|next| next.is_alphabetic())
+        {
+            changed = true;
+        } else {
+            out.push(c);
+        }
+    }
+    if changed {
+        std::borrow::Cow::Owned(out)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
 /// Runs of spaces made one ("D M  me" is "d m me").
@@ -433,7 +484,11 @@ fn letters_joined(text: &str) -> std::borrow::Cow<'_, str> {
         let run = letters
             + usize::from(letters > 0 && words.get(at + letters).is_some_and(|w| ends_a_word(w)));
         let set_apart = run >= 2 && (at == 0 || gap_at(at - 1)) && gap_at(at + run);
-        if letters == 1 && run == 1 && at > 0 && splits_a_word(words[at - 1], words[at], words.get(at + 1)) {
+        if letters == 1
+            && run == 1
+            && at > 0
+            && splits_a_word(words[at - 1], words[at], words.get(at + 1))
+        {
             out.push_str(words[at]);
             out.push_str(words.get(at + 1).copied().unwrap_or_default());
             at += 2;
@@ -589,6 +644,12 @@ mod tests {
         // is glued.
         assert_eq!(skeleton("s e e d  y nada más"), skeleton("seed y nada más"));
         assert_ne!(skeleton("esc r íbeme"), skeleton("escríbeme"));
+        assert_eq!(
+            skeleton("d m  m e  for the price"),
+            skeleton("dm me for the price")
+        );
+        assert_eq!(skeleton("D🔥M me ¡ahora!"), skeleton("dm me ahora!"));
+        assert_eq!(skeleton("gm 🔥 all"), skeleton("gm 🔥 all"));
         assert_eq!(
             skeleton("un m e s s a g e en p r i v é, réponds"),
             skeleton("un message en privé, réponds")

@@ -98,6 +98,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout27.txt",
         "crypto-spam-holdout28.txt",
         "crypto-spam-holdout29.txt",
+        "crypto-spam-holdout30.txt",
+        "crypto-spam-holdout31.txt",
     ]
     .map(lines)
     .concat();
@@ -149,6 +151,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout27.txt",
         "crypto-ham-holdout28.txt",
         "crypto-ham-holdout29.txt",
+        "crypto-ham-holdout30.txt",
+        "crypto-ham-holdout31.txt",
     ]
     .map(lines)
     .concat();

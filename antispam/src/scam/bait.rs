@@ -392,6 +392,13 @@ const HANDLE_BEFORE: &[&str] = &[
     "ник:",
     "signal:",
     "discord:",
+    "snap:",
+    "snapchat:",
+    "insta:",
+    "instagram:",
+    "ig:",
+    "wickr:",
+    "session:",
 ];
 
 /// Messengers whose account a message may end with ("… on Discord, add
@@ -576,6 +583,11 @@ const PHONE_WORDS: &[&str] = &[
     "numara",
     "ara",
     "us at",
+    "snap",
+    "insta",
+    "ig:",
+    "wickr",
+    "session:",
 ];
 
 /// Whether the text just before a number introduces it as a phone.

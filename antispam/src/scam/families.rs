@@ -23,7 +23,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let contact = bait.contact() || has(GoPrivate) || has(OffPlatform);
     // Any way out of the group: contact, a foreign link, "the link below".
     // "Link in my bio" points at a link as "the link below" does.
-    let reach = contact || bait.link.is_some() || has(Pointer) || has(MyBio);
+    // "I can give you his contact" hands the way out over.
+    let reach = contact || bait.link.is_some() || has(Pointer) || has(MyBio) || has(Introduce);
     // The same, a messenger aside: naming WhatsApp is no way out of itself.
     let reach_besides = bait.contact() || has(GoPrivate) || bait.link.is_some() || has(Pointer);
     // What a lure (money, a bot, a job, a loan, a date) needs besides: any
@@ -104,8 +105,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         has(Wallet) && has(HandOver) && (has(Approve) || has(Free)) && strange_link && !has(Never);
     // "A bug in the contract, withdraw your funds at this link before
     // it's too late": the panic is the drainer's bait.
-    let panicked =
-        has(Withdraw) && has(Threat) && strange_link && !has(Never) && !found.is_protective();
+    // An "Achtung" in front changes nothing: a warning says "don't".
+    let panicked = has(Withdraw) && has(Threat) && strange_link && !has(Never);
     if (has(Wallet)
         && ((has(Repair)
             && (strange_link
@@ -203,7 +204,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // way out or a voucher ("100% legit").
     // Thanks to the team or the community are a member's.
     let praise = has(Credit) && !has(OurSide);
-    let testimonial = praise && has(Gain);
+    // "… tell him Juliana sent you": a referral is the funnel.
+    let testimonial = praise && (has(Gain) || has(Double) || has(Referral));
     let vouched = praise || has(Reassure);
     // A bot is an offer when it makes money ("3 % a day", "+240 %").
     let bot_earns = has(Bot) && (has(Gain) || has(Money) || has(Reassure) || praise);
@@ -298,8 +300,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // "USDT loans, no checks, approved in 15 minutes": the promise is
     // the ad, as a job's "no experience needed".
     let loan_ad = has(Loan) && has(Reassure) && (has(Pay) || has(Money)) && !has(Never);
-    if (has(Loan) && (has(Pay) || has(Reassure) || has(Fee) || has(Money)) && lure_reach)
-        || loan_ad
+    if (has(Loan) && (has(Pay) || has(Reassure) || has(Fee) || has(Money)) && lure_reach) || loan_ad
     {
         add(
             Rule::LoanOffer,
@@ -316,7 +317,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         || (has(Goods)
             && has(WeOffer)
             && (has(Rate) || has(Fee) || has(Money) || has(Pay))
-            && lure_reach);
+            && lure_reach)
+        || (has(Goods) && has(Service) && (has(Money) || has(Fee)) && lure_reach);
     let verified_sold = has(Sell) && (has(KycGoods) || (has(Goods) && has(Verify)));
     let verified_sold = verified_sold
         || (has(KycGoods) && lure_reach)
@@ -429,7 +431,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     {
         add(
             Rule::PrivateDeal,
-            format!("{}: the reader pulled into private messages", quote(CheckDms)),
+            format!(
+                "{}: the reader pulled into private messages",
+                quote(CheckDms)
+            ),
         );
     }
     // "Trading academy, 80 % off today, t.me/…": lessons sold with a

@@ -241,6 +241,8 @@ pub enum Concept {
     DmMe,
     /// "Trading academy", "курс по трейдингу": lessons sold.
     Course,
+    /// "Tell him I sent you": a referral that makes praise a funnel.
+    Referral,
 }
 
 impl Concept {
@@ -652,7 +654,12 @@ impl ScamRules {
         let outside = outside_quotes(text)?;
         let found = self.concepts(&skeleton_of(&outside));
         let bait = Bait::of(&outside, allowed_domains);
-        if bait.any() || found.has(Concept::Reassure) {
+        // "… link in my profile" outside the quote is a way out of its own.
+        if bait.any()
+            || found.has(Concept::Reassure)
+            || found.has(Concept::Pointer)
+            || found.has(Concept::MyBio)
+        {
             return None;
         }
         let private = found.has(Concept::GoPrivate) && !found.has(Concept::Reported);

@@ -443,6 +443,11 @@ pub const GO_PRIVATE: &[&str] = &[
     "contacta a",
     "kontaktiere",
     "свяжись с",
+    "md$",
+    "chamem",
+    "por priv$",
+    "en priv$",
+    "no priv$",
 ];
 
 pub const POINTER: &[&str] = &[
@@ -754,6 +759,34 @@ pub const INTRODUCE: &[&str] = &[
     "дать контакт",
     "дам контакт",
     "iletişimini verebilirim",
+    "donner son contact",
+    "vous donner son contact",
+    "te donner son contact",
+    "passer son contact",
+    "dar su contacto",
+    "darte su contacto",
+    "pasar su contacto",
+    "pasarte su contacto",
+    "dar o contato",
+    "te passo o contato",
+    "seinen kontakt",
+    "ihren kontakt",
+    "kontakt weitergeben",
+    "дам его контакт",
+    "дам её контакт",
+    "скину контакт",
+    "numarasını verebilirim",
+    "numarasını veririm",
+    "iletişim bilgisini veririm",
+    "give you his contact",
+    "give you her contact",
+    "share his contact",
+    "share her contact",
+    "give you his number",
+    "give you her number",
+    "paso su contacto",
+    "le paso su contacto",
+    "te paso su contacto",
 ];
 
 /// "By e-mail only": a way to reach a lender or an employer, which a
@@ -903,4 +936,31 @@ pub const DM_ME: &[&str] = &[
     "пишите мне",
     "bana yaz",
     "bana ulaş",
+];
+
+/// "Tell him I sent you", "скажите что от Ольги": a referral that makes
+/// a testimonial a funnel.
+pub const REFERRAL: &[&str] = &[
+    "tell him i sent you",
+    "tell her i sent you",
+    "say i sent you",
+    "tell him you came from",
+    "dites-lui que vous venez de",
+    "de ma part",
+    "de mi parte",
+    "dile que vas de parte",
+    "fala que foi",
+    "diz que fui eu",
+    "diga que foi",
+    "sag ihm, dass",
+    "sag ihr, dass",
+    "sagt ihm, dass",
+    "скажите что от",
+    "скажи что от",
+    "скажите, что от",
+    "скажи, что от",
+    "benden geldiğini söyle",
+    "benim adımı ver",
+    "sagt ihr, dass",
+    "sag, dass du von",
 ];

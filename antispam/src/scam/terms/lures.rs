@@ -112,6 +112,21 @@ pub const INVITE: &[&str] = &[
     "wer infos will",
     "если хотите инфу",
     "bilgi isteyen",
+    "si ça intéresse",
+    "si ça vous intéresse",
+    "si a alguien le interesa",
+    "a quien le interese",
+    "se alguém se interessar",
+    "se quiserem",
+    "wenn jemand interesse",
+    "falls jemand interesse",
+    "isteyen olursa",
+    "quién me habla",
+    "qui me parle",
+    "quem me chama",
+    "wer schreibt mir",
+    "кто напишет",
+    "kim yazar",
 ];
 
 /// Casinos and betting: the core words, not "promo code" alone.
@@ -191,6 +206,9 @@ pub const LOAN: &[&str] = &[
     "crypto-loan",
     "krypto-kredit",
     "kripto kredi",
+    "в долг",
+    "взаймы",
+    "под залог",
 ];
 
 /// Selling something, first person or "for sale".
@@ -228,6 +246,8 @@ pub const SELL: &[&str] = &[
     "imprimimos",
     "wir drucken",
     "basıyoruz",
+    "satışı",
+    "satış yapıyoruz",
 ];
 
 /// Buying: account buyers buy what others built.
@@ -624,6 +644,12 @@ pub const RATE: &[&str] = &[
     "en iyi kur",
     "uygun kur",
     "her şehirde",
+    "uygun fiyat",
+    "best rates",
+    "melhor preço",
+    "bester preis",
+    "лучшая цена",
+    "лучшие цены",
 ];
 
 /// Bank cards and accounts rented out: money mules.

@@ -136,6 +136,7 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::CheckDms, contact::CHECK_DMS),
     (Concept::DmMe, contact::DM_ME),
     (Concept::Course, services::COURSE),
+    (Concept::Referral, contact::REFERRAL),
 ];
 
 #[cfg(test)]

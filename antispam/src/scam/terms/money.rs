@@ -471,6 +471,19 @@ pub const GAIN: &[&str] = &[
     "легкие деньги",
     "kolay para",
     "hızlı para",
+    "deixou rico",
+    "made me rich",
+    "m'a rendu riche",
+    "me hizo rico",
+    "hat mich reich gemacht",
+    "сделал меня богатым",
+    "zengin etti",
+    "vivo de cripto",
+    "i live off crypto",
+    "je vis de la crypto",
+    "vivo de las criptos",
+    "lebe vom trading",
+    "живу на крипте",
 ];
 
 pub const PUMP: &[&str] = &[

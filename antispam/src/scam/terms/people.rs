@@ -584,6 +584,13 @@ pub const CREDIT: &[&str] = &[
     "erfahrungsbericht",
     "мой отзыв",
     "tecrübemi",
+    "portföy yönetici",
+    "portfolio manager",
+    "gestionnaire de portefeuille",
+    "gestor de portafolio",
+    "gestor de carteira",
+    "vermögensverwalter",
+    "портфельный управляющий",
 ];
 
 pub const REASSURE: &[&str] = &[
