@@ -153,6 +153,8 @@ fn main() {
             ("crypto-spam-holdout29.txt", "crypto-ham-holdout29.txt"),
             ("crypto-spam-holdout30.txt", "crypto-ham-holdout30.txt"),
             ("crypto-spam-holdout31.txt", "crypto-ham-holdout31.txt"),
+            ("crypto-spam-holdout32.txt", "crypto-ham-holdout32.txt"),
+            ("crypto-spam-holdout33.txt", "crypto-ham-holdout33.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

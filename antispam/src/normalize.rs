@@ -417,10 +417,33 @@ fn is_pictograph(c: char) -> bool {
     )
 }
 
-/// The text with "¡" and "¿" made spaces and the emoji between two letters
-/// of a word dropped ("d🔥m me" is "dm me"); most messages have neither.
+/// Latin small capitals that no Cyrillic letter's skeleton shares, as the
+/// letters they stand for ("sɪɢɴaux" is "signaux"); the others ("ᴛ", "ʙ")
+/// already meet Cyrillic's in the skeleton.
+fn small_capital(c: char) -> Option<char> {
+    Some(match c {
+        'ɢ' => 'g',
+        'ɴ' => 'n',
+        'ʀ' => 'r',
+        'ʏ' => 'y',
+        'ʟ' => 'l',
+        'ᴅ' => 'd',
+        'ꜰ' => 'f',
+        'ᴊ' => 'j',
+        'ꜱ' => 's',
+        'ᴢ' => 'z',
+        _ => return None,
+    })
+}
+
+/// The text with "¡" and "¿" made spaces, the emoji between two letters of
+/// a word dropped ("d🔥m me" is "dm me") and small capitals read as
+/// letters; most messages have none of these.
 fn words_unbroken(text: &str) -> std::borrow::Cow<'_, str> {
-    let may_have = text.contains(['¡', '¿']) || text.bytes().any(|b| b == 0xF0 || b == 0xE2);
+    let may_have = text.contains(['¡', '¿'])
+        || text
+            .bytes()
+            .any(|b| matches!(b, 0xF0 | 0xE2 | 0xC9 | 0xCA | 0xE1 | 0xEA));
     if !may_have {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -430,6 +453,9 @@ fn words_unbroken(text: &str) -> std::borrow::Cow<'_, str> {
     for (at, &c) in chars.iter().enumerate() {
         if c == '¡' || c == '¿' {
             out.push(' ');
+            changed = true;
+        } else if let Some(letter) = small_capital(c) {
+            out.push(letter);
             changed = true;
         } else if is_pictograph(c)
             && out.chars().next_back().is_some_and(char::is_alphabetic)
@@ -650,6 +676,7 @@ mod tests {
         );
         assert_eq!(skeleton("D🔥M me ¡ahora!"), skeleton("dm me ahora!"));
         assert_eq!(skeleton("gm 🔥 all"), skeleton("gm 🔥 all"));
+        assert_eq!(skeleton("sɪɢɴaux ʀapides"), skeleton("signaux rapides"));
         assert_eq!(
             skeleton("un m e s s a g e en p r i v é, réponds"),
             skeleton("un message en privé, réponds")

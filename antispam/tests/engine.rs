@@ -100,6 +100,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout29.txt",
         "crypto-spam-holdout30.txt",
         "crypto-spam-holdout31.txt",
+        "crypto-spam-holdout32.txt",
+        "crypto-spam-holdout33.txt",
     ]
     .map(lines)
     .concat();
@@ -153,6 +155,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout29.txt",
         "crypto-ham-holdout30.txt",
         "crypto-ham-holdout31.txt",
+        "crypto-ham-holdout32.txt",
+        "crypto-ham-holdout33.txt",
     ]
     .map(lines)
     .concat();

@@ -205,7 +205,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // Thanks to the team or the community are a member's.
     let praise = has(Credit) && !has(OurSide);
     // "… tell him Juliana sent you": a referral is the funnel.
-    let testimonial = praise && (has(Gain) || has(Double) || has(Referral));
+    // … or "who wants his contact": the mentor handed over.
+    let testimonial = praise && (has(Gain) || has(Double) || has(Referral) || has(Introduce));
     let vouched = praise || has(Reassure);
     // A bot is an offer when it makes money ("3 % a day", "+240 %").
     let bot_earns = has(Bot) && (has(Gain) || has(Money) || has(Reassure) || praise);
@@ -276,6 +277,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // … and a stranger's flirt ("handsome, lonely tonight?") with a way
     // out ("check my profile", "write me in private").
     let dating = has(Girls) && has(Dating);
+    // "Hot singles near you 💋": the ad is its own bait.
+    let singles_ad = dating && has(Adult);
     // "Hallo Schatz, du siehst nett aus, schreib mir": a pet name and
     // "write me" need nothing else.
     // … or "handsome, look at my profile", "canım, whoever wants to chat,
@@ -288,7 +291,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let adult_paid = ((has(Adult) || dating) && (lure_reach || has(Pay)))
         || (flirt && lure_reach)
         || shown
-        || courted;
+        || courted
+        || singles_ad;
     let casino_bonus = has(Casino) && (has(Bonus) || has(Code)) && has(Money);
     if adult_paid || casino_bonus || (has(Gambling) && reach) {
         add(
@@ -441,7 +445,13 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // discount or a promise, at a way out.
     let course_sold = has(Course)
         && lure_reach
-        && (has(Discount) || has(Gain) || has(Returns) || has(Money) || has(Fee) || has(Hype))
+        && (has(Discount)
+            || has(Gain)
+            || has(Returns)
+            || has(Money)
+            || has(Fee)
+            || has(Hype)
+            || (has(Free) && has(FirstComers)))
         && !has(Never)
         && !has(Reported);
     if course_sold {

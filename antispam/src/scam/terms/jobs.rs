@@ -381,6 +381,13 @@ pub const PAY: &[&str] = &[
     "via pix",
     "pago no pix",
     "pagamento no pix",
+    "schnelle auszahlung",
+    "fast payout",
+    "paiement rapide",
+    "pago rápido",
+    "pagamento rápido",
+    "быстрая выплата",
+    "hızlı ödeme",
 ];
 
 /// "All you need is a phone and two hours a day": what a job offer asks.

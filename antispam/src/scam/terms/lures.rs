@@ -248,6 +248,11 @@ pub const SELL: &[&str] = &[
     "basıyoruz",
     "satışı",
     "satış yapıyoruz",
+    "vente de",
+    "venta de",
+    "venda de",
+    "verkauf von",
+    "продажа",
 ];
 
 /// Buying: account buyers buy what others built.
@@ -288,6 +293,9 @@ pub const BUY: &[&str] = &[
     "verkauf mir",
     "продай мне",
     "bana sat",
+    "achat de",
+    "compra de",
+    "kauf von",
 ];
 
 /// What account sellers sell: accounts, channels, groups, followers.
@@ -650,6 +658,22 @@ pub const RATE: &[&str] = &[
     "bester preis",
     "лучшая цена",
     "лучшие цены",
+    "prix imbattables",
+    "unbeatable price",
+    "precios imbatibles",
+    "preços imbatíveis",
+    "unschlagbare preise",
+    "низкие цены",
+    "en uygun fiyat",
+    "выгодному курсу",
+    "хорошему курсу",
+    "лучшему курсу",
+    "taux avantageux",
+    "bon taux",
+    "buen cambio",
+    "boa cotação",
+    "zum besten kurs",
+    "iyi kur",
 ];
 
 /// Bank cards and accounts rented out: money mules.
@@ -861,6 +885,14 @@ pub const FIRST_COMERS: &[&str] = &[
     "zufällige",
     "случайным",
     "rastgele",
+    "freie plätze",
+    "places limitées",
+    "plazas limitadas",
+    "vagas limitadas",
+    "limited spots",
+    "мест осталось",
+    "осталось всего",
+    "sınırlı kontenjan",
 ];
 
 /// Locked tokens, sold before the unlock.
@@ -944,4 +976,14 @@ pub const DISCOUNT: &[&str] = &[
     "дисконт",
     "indirim",
     "iskonto",
+    "unter marktpreis",
+    "unter dem marktpreis",
+    "below market",
+    "under market",
+    "sous le prix du marché",
+    "por debajo del precio",
+    "abaixo do preço",
+    "ниже рынка",
+    "ниже рыночной",
+    "piyasanın altında",
 ];

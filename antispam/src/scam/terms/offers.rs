@@ -318,6 +318,9 @@ pub const PRESALE: &[&str] = &[
     "frühe registrierung",
     "ранняя регистрация",
     "erken kayıt",
+    "private-sale",
+    "privat-sale",
+    "presale-preis",
 ];
 
 pub const OFFICIAL_EVENT: &[&str] = &[

@@ -460,6 +460,9 @@ pub const REPORTED: &[&str] = &[
     "пишут мне в личку",
     "в личку пишут",
     "dm atan",
+    "me ofreció",
+    "me ofereceu",
+    "m'a offert",
 ];
 
 /// "The only official site is …": what a warning-shaped scam pushes.
