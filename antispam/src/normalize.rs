@@ -440,11 +440,20 @@ fn small_capital(c: char) -> Option<char> {
 /// a word dropped ("d🔥m me" is "dm me") and small capitals read as
 /// letters; most messages have none of these.
 fn words_unbroken(text: &str) -> std::borrow::Cow<'_, str> {
-    let may_have = text.contains(['¡', '¿'])
-        || text
-            .bytes()
-            .any(|b| matches!(b, 0xF0 | 0xE2 | 0xC9 | 0xCA | 0xE1 | 0xEA));
-    if !may_have {
+    let may_have = text
+        .bytes()
+        .any(|b| matches!(b, 0xC2 | 0xF0 | 0xE2 | 0xC9 | 0xCA | 0xE1 | 0xEA));
+    let mut before = ' ';
+    let has = may_have
+        && text.chars().any(|c| {
+            let found = c == '¡'
+                || c == '¿'
+                || small_capital(c).is_some()
+                || (is_pictograph(c) && before.is_alphabetic());
+            before = c;
+            found
+        });
+    if !has {
         return std::borrow::Cow::Borrowed(text);
     }
     let chars: Vec<char> = text.chars().collect();
