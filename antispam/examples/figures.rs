@@ -155,6 +155,8 @@ fn main() {
             ("crypto-spam-holdout31.txt", "crypto-ham-holdout31.txt"),
             ("crypto-spam-holdout32.txt", "crypto-ham-holdout32.txt"),
             ("crypto-spam-holdout33.txt", "crypto-ham-holdout33.txt"),
+            ("crypto-spam-holdout34.txt", "crypto-ham-holdout34.txt"),
+            ("crypto-spam-holdout35.txt", "crypto-ham-holdout35.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -102,6 +102,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout31.txt",
         "crypto-spam-holdout32.txt",
         "crypto-spam-holdout33.txt",
+        "crypto-spam-holdout34.txt",
+        "crypto-spam-holdout35.txt",
     ]
     .map(lines)
     .concat();
@@ -157,6 +159,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout31.txt",
         "crypto-ham-holdout32.txt",
         "crypto-ham-holdout33.txt",
+        "crypto-ham-holdout34.txt",
+        "crypto-ham-holdout35.txt",
     ]
     .map(lines)
     .concat();

@@ -451,7 +451,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             || has(Money)
             || has(Fee)
             || has(Hype)
-            || (has(Free) && has(FirstComers)))
+            || (has(Free) && (has(FirstComers) || strange_link)))
         && !has(Never)
         && !has(Reported);
     if course_sold {

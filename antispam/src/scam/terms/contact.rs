@@ -453,6 +453,23 @@ pub const GO_PRIVATE: &[&str] = &[
     "contacto por",
     "contato via",
     "d m at",
+    "con quién hablo",
+    "con quién puedo hablar",
+    "à qui je peux parler",
+    "avec qui parler",
+    "com quem eu falo",
+    "com quem posso falar",
+    "mit wem kann ich",
+    "с кем можно поговорить",
+    "kiminle görüşebilirim",
+    "who can i talk to",
+    "who should i contact",
+    "écrivez directement",
+    "escriban directamente",
+    "escrevam diretamente",
+    "schreibt direkt an",
+    "пишите напрямую",
+    "direkt yazın",
 ];
 
 pub const POINTER: &[&str] = &[

@@ -209,6 +209,12 @@ pub const LOAN: &[&str] = &[
     "в долг",
     "взаймы",
     "под залог",
+    "privatkredit",
+    "sofortkredit",
+    "schnellkredit",
+    "kleinkredit",
+    "microcrédit",
+    "microcrédito",
 ];
 
 /// Selling something, first person or "for sale".
@@ -960,6 +966,13 @@ pub const ASK_HOW: &[&str] = &[
     "расскажу как",
     "anlatayım",
     "açıklarım",
+    "posso te explicar",
+    "can i explain",
+    "je peux t'expliquer",
+    "puedo explicarte",
+    "kann ich dir erklären",
+    "могу объяснить",
+    "anlatabilirim",
 ];
 
 /// "10 % de desconto", "со скидкой": crypto sold for less than it is worth.

@@ -521,6 +521,7 @@ pub const OFFICIAL_EVENT: &[&str] = &[
     "старая группа",
     "старый чат",
     "eski grup",
+    "migrar",
 ];
 
 pub const HYPE: &[&str] = &[

@@ -175,6 +175,13 @@ pub const SERVICE: &[&str] = &[
     "kanal tanıtımı",
     "takipçi hizmeti",
     "reichweite kaufen",
+    "community manager",
+    "community-manager",
+    "gestor de comunidades",
+    "gestionnaire de communauté",
+    "gestor de comunidade",
+    "комьюнити-менеджер",
+    "topluluk yöneticisi",
 ];
 
 /// A price for the service: fee, rate, cost.
@@ -591,6 +598,19 @@ pub const WE_OFFER: &[&str] = &[
     "нужны подписчики",
     "нужны участники",
     "daha fazla üye",
+    "puedo subir",
+    "i can grow your",
+    "i can take your group",
+    "je peux faire grandir",
+    "je peux faire monter",
+    "posso aumentar",
+    "ich kann eure gruppe",
+    "могу поднять",
+    "могу вывести",
+    "grubunuzu büyütebilirim",
+    "tanıtabiliriz",
+    "sunabiliriz",
+    "getirebiliriz",
 ];
 
 /// "Trading academy", "formation trading", "курс по трейдингу": lessons

@@ -163,6 +163,11 @@ pub const THREAT: &[&str] = &[
     "dringend!",
     "срочно!",
     "acil!",
+    "bug no contrato",
+    "bug en el contrato",
+    "bug im vertrag",
+    "bug im contract",
+    "kontratta bug",
 ];
 
 pub const PROBLEM: &[&str] = &[
@@ -242,6 +247,10 @@ pub const PROBLEM: &[&str] = &[
     "gefährliche freigaben",
     "опасные разрешения",
     "riskli onay",
+    "un souci de",
+    "souci de retrait",
+    "souci avec",
+    "des soucis avec",
 ];
 
 /// "Withdraw your funds", "выведите средства": what a panic about the

@@ -463,6 +463,13 @@ pub const REPORTED: &[&str] = &[
     "me ofreció",
     "me ofereceu",
     "m'a offert",
+    "me acaban de ofrecer",
+    "acaban de ofrecerme",
+    "on vient de me proposer",
+    "acabaram de me oferecer",
+    "mir wurde gerade",
+    "мне только что предложили",
+    "bana az önce",
 ];
 
 /// "The only official site is …": what a warning-shaped scam pushes.
