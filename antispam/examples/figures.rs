@@ -157,6 +157,8 @@ fn main() {
             ("crypto-spam-holdout33.txt", "crypto-ham-holdout33.txt"),
             ("crypto-spam-holdout34.txt", "crypto-ham-holdout34.txt"),
             ("crypto-spam-holdout35.txt", "crypto-ham-holdout35.txt"),
+            ("crypto-spam-holdout36.txt", "crypto-ham-holdout36.txt"),
+            ("crypto-spam-holdout37.txt", "crypto-ham-holdout37.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

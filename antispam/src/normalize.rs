@@ -436,19 +436,55 @@ fn small_capital(c: char) -> Option<char> {
     })
 }
 
+/// Latin small capitals whose skeleton is a Cyrillic letter's ("ᴍ", "ᴛ"):
+/// read as Latin letters only beside one ("dᴍ", not "ᴄᴛᴀʙᴋᴀ").
+fn latin_small_capital(c: char) -> Option<char> {
+    Some(match c {
+        'ᴀ' => 'a',
+        'ʙ' => 'b',
+        'ᴄ' => 'c',
+        'ᴇ' => 'e',
+        'ʜ' => 'h',
+        'ɪ' => 'i',
+        'ᴋ' => 'k',
+        'ᴍ' => 'm',
+        'ᴏ' => 'o',
+        'ᴘ' => 'p',
+        'ᴛ' => 't',
+        'ᴜ' => 'u',
+        'ᴠ' => 'v',
+        'ᴡ' => 'w',
+        _ => return None,
+    })
+}
+
+/// Letters in negative circles and squares ("🅜", "🅼"), as letters.
+fn enclosed_letter(c: char) -> Option<char> {
+    let code = u32::from(c);
+    let offset = match code {
+        0x1F150..=0x1F169 => code - 0x1F150,
+        0x1F170..=0x1F189 => code - 0x1F170,
+        _ => return None,
+    };
+    char::from_u32(u32::from('a') + offset)
+}
+
 /// The text with "¡" and "¿" made spaces, the emoji between two letters of
 /// a word dropped ("d🔥m me" is "dm me") and small capitals read as
 /// letters; most messages have none of these.
 fn words_unbroken(text: &str) -> std::borrow::Cow<'_, str> {
     let may_have = text
         .bytes()
-        .any(|b| matches!(b, 0xC2 | 0xF0 | 0xE2 | 0xC9 | 0xCA | 0xE1 | 0xEA));
+        .any(|b| matches!(b, b'@' | 0xC2 | 0xF0 | 0xE2 | 0xC9 | 0xCA | 0xE1 | 0xEA));
     let mut before = ' ';
     let has = may_have
         && text.chars().any(|c| {
             let found = c == '¡'
                 || c == '¿'
                 || small_capital(c).is_some()
+                || latin_small_capital(c).is_some()
+                || enclosed_letter(c).is_some()
+                || (c == '@' && before.is_alphabetic() && !before.is_ascii())
                 || (is_pictograph(c) && before.is_alphabetic());
             before = c;
             found
@@ -463,8 +499,29 @@ fn words_unbroken(text: &str) -> std::borrow::Cow<'_, str> {
         if c == '¡' || c == '¿' {
             out.push(' ');
             changed = true;
-        } else if let Some(letter) = small_capital(c) {
+        } else if let Some(letter) = small_capital(c).or_else(|| enclosed_letter(c)) {
             out.push(letter);
+            changed = true;
+        } else if let Some(letter) = latin_small_capital(c).filter(|_| {
+            out.chars()
+                .next_back()
+                .is_some_and(|b| b.is_ascii_alphabetic())
+                || chars.get(at + 1).is_some_and(|n| n.is_ascii_alphabetic())
+        }) {
+            out.push(letter);
+            changed = true;
+        } else if c == '@'
+            && out
+                .chars()
+                .next_back()
+                .is_some_and(|b| b.is_alphabetic() && !b.is_ascii())
+            && chars
+                .get(at + 1)
+                .is_some_and(|n| n.is_alphabetic() && !n.is_ascii())
+        {
+            // "З@ймы": an "a" written as "@" inside a word of another
+            // alphabet (an e-mail's "@" is between Latin letters).
+            out.push('a');
             changed = true;
         } else if is_pictograph(c)
             && out.chars().next_back().is_some_and(char::is_alphabetic)
@@ -686,6 +743,17 @@ mod tests {
         assert_eq!(skeleton("D🔥M me ¡ahora!"), skeleton("dm me ahora!"));
         assert_eq!(skeleton("gm 🔥 all"), skeleton("gm 🔥 all"));
         assert_eq!(skeleton("sɪɢɴaux ʀapides"), skeleton("signaux rapides"));
+        assert_eq!(
+            skeleton("check your ᴅᴍ, D🅜 me"),
+            skeleton("check your dm, dm me")
+        );
+        assert_eq!(skeleton("З@ймы"), skeleton("Займы"));
+        // Small capitals with no Latin letter beside them are left alone.
+        assert_eq!(skeleton("ᴄᴛᴀʙᴋᴀ"), skeleton_of("ᴄᴛᴀʙᴋᴀ"));
+        assert_eq!(
+            skeleton("mail me at anna@example.org"),
+            "rnail rne at anna@exarnple.org"
+        );
         assert_eq!(
             skeleton("un m e s s a g e en p r i v é, réponds"),
             skeleton("un message en privé, réponds")

@@ -104,6 +104,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout33.txt",
         "crypto-spam-holdout34.txt",
         "crypto-spam-holdout35.txt",
+        "crypto-spam-holdout36.txt",
+        "crypto-spam-holdout37.txt",
     ]
     .map(lines)
     .concat();
@@ -161,6 +163,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout33.txt",
         "crypto-ham-holdout34.txt",
         "crypto-ham-holdout35.txt",
+        "crypto-ham-holdout36.txt",
+        "crypto-ham-holdout37.txt",
     ]
     .map(lines)
     .concat();

@@ -265,7 +265,9 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let job_reach = if has(OurSide) { contact } else { lure_reach };
     // "A phone and two hours a day, good pay": the ad needs no contact.
     let job_ad = has(SpareTime) && (has(GoodPay) || has(Money));
-    if has(Job) && job_lure && (job_reach || has(Reassure) || job_ad) {
+    // "Just like videos, daily pay in USDT": the task is the ad.
+    let task_ad = has(Task) && has(Pay);
+    if has(Job) && job_lure && (job_reach || has(Reassure) || job_ad || task_ad) {
         add(
             Rule::JobOffer,
             format!("{} paid {}", quote(Job), quote(Pay)),
@@ -322,7 +324,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             && has(WeOffer)
             && (has(Rate) || has(Fee) || has(Money) || has(Pay))
             && lure_reach)
-        || (has(Goods) && has(Service) && (has(Money) || has(Fee)) && lure_reach);
+        || (has(Goods) && has(Service) && (has(Money) || has(Fee)) && lure_reach)
+        || (has(Goods) && has(Discount) && has(Money) && lure_reach);
     let verified_sold = has(Sell) && (has(KycGoods) || (has(Goods) && has(Verify)));
     let verified_sold = verified_sold
         || (has(KycGoods) && lure_reach)
@@ -349,7 +352,12 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // "Everyone in this group, sign up here" with no link written out:
     // the link hides behind the words.
     // "Drop your questions below 👇" points at the questions.
-    let hidden_link = has(GroupAddress) && has(Pointer) && bait.link.is_none() && !has(HereInGroup);
+    // The operation's own site written out is no hidden link.
+    let hidden_link = has(GroupAddress)
+        && has(Pointer)
+        && bait.link.is_none()
+        && !has(HereInGroup)
+        && !has(OwnSite);
     if (has(Hype) && reach && !found.is_protective()) || hidden_link {
         add(
             Rule::HypedOffer,

@@ -243,6 +243,8 @@ pub enum Concept {
     Course,
     /// "Tell him I sent you": a referral that makes praise a funnel.
     Referral,
+    /// "Just like videos": a task scam's paid task.
+    Task,
 }
 
 impl Concept {
@@ -358,6 +360,18 @@ impl Found {
         use Concept::*;
         self.has(SawYou)
             && (self.has(Endear) || self.has(Sweet) || self.has(WrongNumber) || self.has(GoPrivate))
+    }
+
+    /// Whether the reader is asked to come ("DM me", "who wants it?",
+    /// "his contact", "see my bio") or courted.
+    fn invites(&self) -> bool {
+        use Concept::*;
+        [
+            DmMe, Invite, AskHow, Introduce, Referral, MyBio, Pointer, CheckDms,
+        ]
+        .iter()
+        .any(|c| self.has(*c))
+            || self.opens_as_a_stranger()
     }
 
     /// No "never", or only "never in public".
@@ -585,7 +599,10 @@ impl ScamRules {
             // "A 'girl' wrote me in private about investing, the scams get
             // creative": what reached the member, called a scam.
             let reports_a_scam = found.has(Concept::Reported) && found.has(Concept::Denounce);
-            if found.is_protective() || trusted || asks || reports_a_scam {
+            // "They wrote me about a bot with 3 % a day": what reached the
+            // member, with no way to anyone and nothing asked of the reader.
+            let only_reports = found.has(Concept::Reported) && !found.invites();
+            if found.is_protective() || trusted || asks || reports_a_scam || only_reports {
                 let warning = (found.is_protective() || reports_a_scam)
                     && (found.has(Concept::Denounce) || found.has(Concept::Report));
                 return if warning {

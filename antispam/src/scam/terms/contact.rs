@@ -470,6 +470,8 @@ pub const GO_PRIVATE: &[&str] = &[
     "schreibt direkt an",
     "пишите напрямую",
     "direkt yazın",
+    "anschreiben",
+    "einfach anschreiben",
 ];
 
 pub const POINTER: &[&str] = &[
@@ -938,6 +940,13 @@ pub const CHECK_DMS: &[&str] = &[
     "sana dm attım",
     "özel mesajına bak",
     "mesajlarına bak",
+    "revisa tu dm",
+    "revisa tus dm",
+    "olha seu dm",
+    "olha teu dm",
+    "regarde tes dm",
+    "проверь дм",
+    "dm'ine bak",
 ];
 
 /// "DM me", "schreib mir": the writer asks to be written to.

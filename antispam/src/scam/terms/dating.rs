@@ -312,6 +312,8 @@ pub const LONELY: &[&str] = &[
     "с кем пообщаться",
     "sohbet edecek birini",
     "konuşacak birini",
+    "langweilig",
+    "bored",
 ];
 
 /// A stranger's pet names: "handsome", "babe", "amor", "canım".

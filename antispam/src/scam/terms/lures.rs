@@ -259,6 +259,10 @@ pub const SELL: &[&str] = &[
     "venda de",
     "verkauf von",
     "продажа",
+    "a la venta",
+    "en venta",
+    "zum verkauf",
+    "в продаже",
 ];
 
 /// Buying: account buyers buy what others built.
@@ -999,4 +1003,12 @@ pub const DISCOUNT: &[&str] = &[
     "ниже рынка",
     "ниже рыночной",
     "piyasanın altında",
+    "günstig",
+    "cheap",
+    "barato",
+    "pas cher",
+    "дешево",
+    "дёшево",
+    "ucuz",
+    "billig",
 ];

@@ -137,6 +137,7 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::DmMe, contact::DM_ME),
     (Concept::Course, services::COURSE),
     (Concept::Referral, contact::REFERRAL),
+    (Concept::Task, jobs::TASKS),
 ];
 
 #[cfg(test)]

@@ -834,6 +834,18 @@ pub const BOT: &[&str] = &[
     "der allein auf",
     "который сам торгует",
     "kendi kendine işlem",
+    "bot von",
+    "mit dem bot",
+    "with the bot of",
+    "avec le bot de",
+    "con el bot de",
+    "com o bot do",
+    "с ботом",
+    "botu ile",
+    "copy trade",
+    "copia as minhas operações",
+    "копитрейдинг",
+    "kopya işlem",
 ];
 
 pub const GAMBLING: &[&str] = &[

@@ -321,6 +321,7 @@ pub const PRESALE: &[&str] = &[
     "private-sale",
     "privat-sale",
     "presale-preis",
+    "allokation",
 ];
 
 pub const OFFICIAL_EVENT: &[&str] = &[

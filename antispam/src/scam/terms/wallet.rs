@@ -101,6 +101,22 @@ pub const SECRET: &[&str] = &[
     "geheimen wörter",
     "geheime wörter",
     "секретных слов",
+    "hatırladığınız kelimeleri",
+    "kelimelerinizi",
+    "the words you remember",
+    "missing words",
+    "remaining words",
+    "les mots dont vous vous souvenez",
+    "mots manquants",
+    "las palabras que recuerdes",
+    "palabras que faltan",
+    "as palavras que lembra",
+    "palavras que faltam",
+    "die wörter, die du noch",
+    "fehlenden wörter",
+    "слова, которые помните",
+    "недостающие слова",
+    "eksik kelime",
 ];
 
 pub const HAND_OVER: &[&str] = &[
