@@ -159,6 +159,8 @@ fn main() {
             ("crypto-spam-holdout35.txt", "crypto-ham-holdout35.txt"),
             ("crypto-spam-holdout36.txt", "crypto-ham-holdout36.txt"),
             ("crypto-spam-holdout37.txt", "crypto-ham-holdout37.txt"),
+            ("crypto-spam-holdout38.txt", "crypto-ham-holdout38.txt"),
+            ("crypto-spam-holdout39.txt", "crypto-ham-holdout39.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -589,7 +589,9 @@ fn letters_joined(text: &str) -> std::borrow::Cow<'_, str> {
         if at > 0 {
             out.push(' ');
         }
-        if run >= SPELT_OUT || set_apart {
+        // Once a word is spelt out, three letters in a row are one too
+        // ("g i b mir").
+        if run >= 3 || set_apart {
             words[at..at + run].iter().for_each(|w| out.push_str(w));
             at += run;
         } else {
@@ -739,6 +741,10 @@ mod tests {
         assert_eq!(
             skeleton("d m  m e  for the price"),
             skeleton("dm me for the price")
+        );
+        assert_eq!(
+            skeleton("g i b mir deine S e e d"),
+            skeleton("gib mir deine seed")
         );
         assert_eq!(skeleton("D🔥M me ¡ahora!"), skeleton("dm me ahora!"));
         assert_eq!(skeleton("gm 🔥 all"), skeleton("gm 🔥 all"));

@@ -106,6 +106,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout35.txt",
         "crypto-spam-holdout36.txt",
         "crypto-spam-holdout37.txt",
+        "crypto-spam-holdout38.txt",
+        "crypto-spam-holdout39.txt",
     ]
     .map(lines)
     .concat();
@@ -165,6 +167,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout35.txt",
         "crypto-ham-holdout36.txt",
         "crypto-ham-holdout37.txt",
+        "crypto-ham-holdout38.txt",
+        "crypto-ham-holdout39.txt",
     ]
     .map(lines)
     .concat();

@@ -203,7 +203,9 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // offer: pumps and testimonials need a way out, returns and bots a
     // way out or a voucher ("100% legit").
     // Thanks to the team or the community are a member's.
-    let praise = has(Credit) && !has(OurSide);
+    // … unless the one thanked is handed over ("a hocam, isteyen olursa
+    // numarasını verebilirim" after praising the community).
+    let praise = has(Credit) && (!has(OurSide) || has(Introduce) || has(Referral));
     // "… tell him Juliana sent you": a referral is the funnel.
     // … or "who wants his contact": the mentor handed over.
     let testimonial = praise && (has(Gain) || has(Double) || has(Referral) || has(Introduce));
@@ -285,9 +287,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // "write me" need nothing else.
     // … or "handsome, look at my profile", "canım, whoever wants to chat,
     // see my profile".
-    let flirt = (has(Sweet) && (has(Lonely) || has(Dating) || has(GoPrivate) || has(MyBio)))
-        || (has(Lonely) && (has(Dating) || has(MyBio)))
-        || (has(Endear) && (has(Lonely) || has(Dating)) && (has(MyBio) || has(GoPrivate)));
+    let flirt = found.flirts();
     let shown = has(MyPhotos) && (reach || has(Lonely) || has(Sweet));
     let courted = found.courts();
     let adult_paid = ((has(Adult) || dating) && (lure_reach || has(Pay)))
@@ -319,7 +319,9 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // the way out.
     // … or offered "for your group" at a price ("10k real members for
     // your group, best prices").
-    let traded = ((has(Sell) || has(Buy)) && has(Goods) && (lure_reach || has(Pay) || has(Fee)))
+    let traded = ((has(Sell) || has(Buy))
+        && has(Goods)
+        && (lure_reach || has(Pay) || has(Fee) || has(Money)))
         || (has(Goods)
             && has(WeOffer)
             && (has(Rate) || has(Fee) || has(Money) || has(Pay))

@@ -273,6 +273,7 @@ impl Found {
     fn is_protective(&self) -> bool {
         self.has(Concept::Protective)
             && !self.has(Concept::Reassure)
+            && !self.hands_over_a_helper()
             && !self.demands_secret()
             && !self.offers_recovery()
             && !self.staff_offers_private_help()
@@ -360,6 +361,27 @@ impl Found {
         use Concept::*;
         self.has(SawYou)
             && (self.has(Endear) || self.has(Sweet) || self.has(WrongNumber) || self.has(GoPrivate))
+    }
+
+    /// "Many here lose money… my mentor helped me, I can give you his
+    /// contact": the thanks hand someone over, whatever warning opens it.
+    fn hands_over_a_helper(&self) -> bool {
+        use Concept::*;
+        self.has(Credit) && (self.has(Introduce) || self.has(Referral))
+    }
+
+    /// A stranger's flirt: a pet name or loneliness with a date, a
+    /// profile or private talk ("hi handsome, bored tonight, write me";
+    /// "кто хочет познакомиться? пиши мне в инсту": a date moved to a
+    /// social network).
+    fn flirts(&self) -> bool {
+        use Concept::*;
+        let has = |c| self.has(c);
+        (has(Sweet) && (has(Lonely) || has(Dating) || has(GoPrivate) || has(MyBio)))
+            || (has(Lonely) && (has(Dating) || has(MyBio)))
+            || (has(Endear) && (has(Lonely) || has(Dating)) && (has(MyBio) || has(GoPrivate)))
+            || (has(Lonely) && has(DmMe) && !has(ProjectTalk))
+            || (has(Dating) && has(Invite) && has(Social) && !has(HereInGroup) && !has(ProjectTalk))
     }
 
     /// Whether the reader is asked to come ("DM me", "who wants it?",
@@ -594,6 +616,7 @@ impl ScamRules {
             let asks = (questioned || reports)
                 && !found.sells_a_service()
                 && !found.opens_as_a_stranger()
+                && !found.flirts()
                 && !found.has(Concept::Invite)
                 && !found.has(Concept::AskHow);
             // "A 'girl' wrote me in private about investing, the scams get

@@ -472,6 +472,8 @@ pub const GO_PRIVATE: &[&str] = &[
     "direkt yazın",
     "anschreiben",
     "einfach anschreiben",
+    "pelo pv",
+    "pelo privado",
 ];
 
 pub const POINTER: &[&str] = &[
@@ -722,6 +724,13 @@ pub const HERE_IN_GROUP: &[&str] = &[
     "sorularınızı buraya",
     "sorularınızı yazın",
     "tam burada",
+    "aqui no grupo",
+    "aquí en el grupo",
+    "ici dans le groupe",
+    "here in the group",
+    "hier in der gruppe",
+    "здесь в группе",
+    "burada grupta",
 ];
 
 pub const GROUP_ADDRESS: &[&str] = &[
@@ -1026,4 +1035,14 @@ pub const REFERRAL: &[&str] = &[
     "schreibt ihr",
     "ona yazın",
     "ona yaz",
+    "búsquenlo",
+    "búscalo",
+    "look him up",
+    "look her up",
+    "cherchez-le",
+    "procurem ele",
+    "procurem ela",
+    "sucht ihn",
+    "найдите его",
+    "onu bulun",
 ];

@@ -146,7 +146,7 @@ pub const GIRLS: &[&str] = &[
 /// videos or chats, nearby.
 pub const DATING: &[&str] = &[
     "dating",
-    "meet",
+    "meet$",
     "tonight",
     "near you",
     "in your area",

@@ -257,6 +257,20 @@ pub const JOB: &[&str] = &[
     "заявки",
     "arıyoruz",
     "başvuru",
+    "work remotely",
+    "people to work",
+    "travailler à distance",
+    "personnes pour travailler",
+    "trabajar a distancia",
+    "personas para trabajar",
+    "trabalhar remotamente",
+    "pessoas para trabalhar",
+    "remote arbeiten",
+    "leute zum arbeiten",
+    "работать удалённо",
+    "работать удаленно",
+    "людей для работы",
+    "kişi arıyoruz",
 ];
 
 pub const PAY: &[&str] = &[

@@ -379,6 +379,13 @@ pub const GOODS: &[&str] = &[
     "реальных участников",
     "gerçek üye",
     "aktif üye",
+    "members for your group",
+    "membres pour votre",
+    "miembros para tu",
+    "membros para seu",
+    "mitglieder für eure",
+    "участников в вашу",
+    "grubunuza üye",
 ];
 
 /// "We met at …": the opener of a stranger pretending to know the reader.

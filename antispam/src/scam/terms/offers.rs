@@ -523,6 +523,20 @@ pub const OFFICIAL_EVENT: &[&str] = &[
     "старый чат",
     "eski grup",
     "migrar",
+    "free mint",
+    "nft mint",
+    "mint de nft",
+    "mint is live",
+    "mint now",
+    "mint abierto",
+    "mint ouvert",
+    "mint aberto",
+    "mint ist live",
+    "минт открыт",
+    "mint açık",
+    "mintean gratis",
+    "mint gratuit",
+    "mint grátis",
 ];
 
 pub const HYPE: &[&str] = &[

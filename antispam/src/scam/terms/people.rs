@@ -132,6 +132,7 @@ pub const STAFF: &[&str] = &[
     "операторы ноды",
     "оператор ноды",
     "node operatör",
+    "müşteri hizmet",
 ];
 
 pub const PROTECTIVE: &[&str] = &[
@@ -591,6 +592,16 @@ pub const CREDIT: &[&str] = &[
     "gestor de carteira",
     "vermögensverwalter",
     "портфельный управляющий",
+    "helped me grow",
+    "helped me make",
+    "m'a aidé à faire",
+    "me ayudó a",
+    "me ajudou a",
+    "hat mir geholfen",
+    "мне очень помог",
+    "помог мне",
+    "bana çok yardımcı",
+    "yardımcı olan bir",
 ];
 
 pub const REASSURE: &[&str] = &[
