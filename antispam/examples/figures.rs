@@ -161,6 +161,8 @@ fn main() {
             ("crypto-spam-holdout37.txt", "crypto-ham-holdout37.txt"),
             ("crypto-spam-holdout38.txt", "crypto-ham-holdout38.txt"),
             ("crypto-spam-holdout39.txt", "crypto-ham-holdout39.txt"),
+            ("crypto-spam-holdout40.txt", "crypto-ham-holdout40.txt"),
+            ("crypto-spam-holdout41.txt", "crypto-ham-holdout41.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -108,6 +108,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout37.txt",
         "crypto-spam-holdout38.txt",
         "crypto-spam-holdout39.txt",
+        "crypto-spam-holdout40.txt",
+        "crypto-spam-holdout41.txt",
     ]
     .map(lines)
     .concat();
@@ -169,6 +171,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout37.txt",
         "crypto-ham-holdout38.txt",
         "crypto-ham-holdout39.txt",
+        "crypto-ham-holdout40.txt",
+        "crypto-ham-holdout41.txt",
     ]
     .map(lines)
     .concat();

@@ -141,12 +141,16 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         && ((has(Fee) && (has(Money) || has(Pay)) && claimed) || pay_to_verify)
         && !has(Never);
     // Money given to "the first 20" who answer.
+    // "Send 0.1 ETH, get 0.2 back, official giveaway": sending to
+    // receive back is the giveaway scam whatever the amounts.
+    let sent_back = has(Giveaway) && has(HandOver) && has(Receive) && !has(OwnSite) && !has(Never);
     let first_served = (has(Giveaway) && has(Money) && (has(FirstComers) || has(Invite)))
         || (has(HandOver) && has(Money) && has(FirstComers));
     if (has(Double) && has(HandOver))
         || multiplied
         || fee_first
         || first_served
+        || sent_back
         // "Share your best meme, the best three win 200 tokens" hands
         // nothing over: a giveaway takes money, a wallet or its secret.
         || (has(Giveaway)

@@ -274,6 +274,11 @@ impl Found {
         self.has(Concept::Protective)
             && !self.has(Concept::Reassure)
             && !self.hands_over_a_helper()
+            // "… before anyone, DM me": a warning never asks to be written
+            // to unless it calls a scam by its name.
+            && !(self.has(Concept::DmMe)
+                && !self.has(Concept::Denounce)
+                && !self.has(Concept::Report))
             && !self.demands_secret()
             && !self.offers_recovery()
             && !self.staff_offers_private_help()
@@ -563,6 +568,8 @@ impl ScamRules {
             && found.is_protective()
             && (found.has(Concept::Denounce) || found.has(Concept::Report))
             && !found.has(Concept::Recover)
+            // "Support has moved, write only to @…" pushes an account.
+            && !found.has(Concept::OnlyOfficial)
             // Thanks to a moderator are no testimonial.
             && (!found.has(Concept::Credit)
                 || found.has(Concept::OurSide)

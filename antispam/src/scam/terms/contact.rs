@@ -474,6 +474,12 @@ pub const GO_PRIVATE: &[&str] = &[
     "einfach anschreiben",
     "pelo pv",
     "pelo privado",
+    "schreibt ab sofort",
+    "écrivez uniquement",
+    "only write to",
+    "escriban solo a",
+    "escrevam só para",
+    "пишите только",
 ];
 
 pub const POINTER: &[&str] = &[
@@ -985,6 +991,14 @@ pub const DM_ME: &[&str] = &[
     "пишите мне",
     "bana yaz",
     "bana ulaş",
+    "mándame mensaje",
+    "mándame un mensaje",
+    "manda mensagem",
+    "me manda mensagem",
+    "envoie-moi un message",
+    "schick mir eine nachricht",
+    "отправь мне сообщение",
+    "bana mesaj at",
 ];
 
 /// "Tell him I sent you", "скажите что от Ольги": a referral that makes

@@ -478,6 +478,15 @@ pub const SAW_YOU: &[&str] = &[
     "кажетесь милым",
     "кажешься милым",
     "hoş birine benziyorsun",
+    "saw you asking",
+    "saw your question",
+    "vi tu pregunta",
+    "j'ai vu ta question",
+    "vi sua pergunta",
+    "hab deine frage gesehen",
+    "видел твой вопрос",
+    "видела твой вопрос",
+    "sorunu gördüm",
 ];
 
 /// "How are you?", "where are you from?", "are you into crypto too?",

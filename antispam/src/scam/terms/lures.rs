@@ -984,6 +984,15 @@ pub const ASK_HOW: &[&str] = &[
     "kann ich dir erklären",
     "могу объяснить",
     "anlatabilirim",
+    "i can walk you through",
+    "walk you through it",
+    "je peux te guider",
+    "te puedo guiar",
+    "puedo guiarte",
+    "posso te guiar",
+    "ich kann dich durchführen",
+    "могу провести тебя",
+    "adım adım anlatırım",
 ];
 
 /// "10 % de desconto", "со скидкой": crypto sold for less than it is worth.

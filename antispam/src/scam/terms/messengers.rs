@@ -159,4 +159,7 @@ pub const OFF_PLATFORM: &[&str] = &[
     "signal:",
     "discord",
     "дискорд",
+    "no zap",
+    "pelo zap",
+    "zap:",
 ];

@@ -611,6 +611,18 @@ pub const WE_OFFER: &[&str] = &[
     "tanıtabiliriz",
     "sunabiliriz",
     "getirebiliriz",
+    "fast delivery",
+    "delivery in",
+    "entrega en",
+    "entrega em",
+    "entrega inmediata",
+    "livraison rapide",
+    "livraison en",
+    "lieferung in",
+    "schnelle lieferung",
+    "доставка за",
+    "быстрая доставка",
+    "hızlı teslimat",
 ];
 
 /// "Trading academy", "formation trading", "курс по трейдингу": lessons

@@ -299,4 +299,6 @@ pub const WITHDRAW: &[&str] = &[
     "спасите средства",
     "fonlarınızı koruyun",
     "güvenceye alın",
+    "abziehen",
+    "abheben",
 ];

@@ -52,6 +52,13 @@ pub const SCAM_CALLED: &[&str] = &[
     "aldanmayın",
     "inanmayın",
     "kandırmaca",
+    "не повторяйте",
+    "don't make the same mistake",
+    "ne faites pas la même erreur",
+    "no cometan el mismo error",
+    "não cometam o mesmo erro",
+    "macht nicht den gleichen fehler",
+    "aynı hatayı yapmayın",
 ];
 
 /// Words that denounce or alert, beyond [`SCAM_CALLED`].
@@ -245,6 +252,13 @@ pub const NEVER: &[&str] = &[
     "ifadesi yok",
     "ücret yok",
     "kelime yok",
+    "не повторяйте",
+    "don't make the same mistake",
+    "ne faites pas la même erreur",
+    "no cometan el mismo error",
+    "não cometam o mesmo erro",
+    "macht nicht den gleichen fehler",
+    "aynı hatayı yapmayın",
 ];
 
 /// Report, block: what a warning asks readers to do with the account it names.
@@ -471,6 +485,13 @@ pub const REPORTED: &[&str] = &[
     "in meinen dms seit",
     "личка забита",
     "dm'lerim doldu",
+    "someone in my dms",
+    "quelqu'un en mp",
+    "alguien por privado me",
+    "alguém no privado",
+    "jemand in meinen dms",
+    "кто-то в личке",
+    "biri dm'den",
 ];
 
 /// "The only official site is …": what a warning-shaped scam pushes.
@@ -500,6 +521,21 @@ pub const ONLY_OFFICIAL: &[&str] = &[
     "tek resmi",
     "resmi site",
     "sadece şunu kullanın",
+    "nur noch an",
+    "ab sofort nur",
+    "only write to",
+    "écrivez uniquement à",
+    "escriban solo a",
+    "escrevam só para",
+    "пишите только",
+    "sadece şuraya yazın",
+    "ist umgezogen",
+    "support has moved",
+    "le support a déménagé",
+    "el soporte se ha mudado",
+    "o suporte mudou",
+    "поддержка переехала",
+    "destek taşındı",
 ];
 
 /// Mocking an offer that reached the member ("who still falls for
@@ -613,6 +649,13 @@ pub const MOCKERY: &[&str] = &[
     "estoy harto",
     "tô cansado desses",
     "bıktım",
+    "born yesterday",
+    "né de la dernière pluie",
+    "nací ayer",
+    "nasci ontem",
+    "bin nicht von gestern",
+    "не вчера родился",
+    "dün doğmadım",
 ];
 
 /// What the team says it does not do ("we won't recruit through DMs",
