@@ -163,6 +163,8 @@ fn main() {
             ("crypto-spam-holdout39.txt", "crypto-ham-holdout39.txt"),
             ("crypto-spam-holdout40.txt", "crypto-ham-holdout40.txt"),
             ("crypto-spam-holdout41.txt", "crypto-ham-holdout41.txt"),
+            ("crypto-spam-holdout42.txt", "crypto-ham-holdout42.txt"),
+            ("crypto-spam-holdout43.txt", "crypto-ham-holdout43.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -181,16 +181,18 @@ fn judge_message(
     let tone = compiled
         .scams
         .judge(&text, &policy.allowed_domains, trusted, &mut verdict);
+    // "The team will never contact you in DM" names what it warns of, as
+    // "that «remote job for USDT» is a scam" does: with a model or without.
+    if tone == scam::Tone::Warning {
+        for named in [Rule::DmScam, Rule::EasyMoney, Rule::Promotion] {
+            verdict.cap(named, 0.5, "a warning, with no link or contact");
+        }
+    }
     if let Some(model) = compiled.model.as_deref().filter(|_| !trusted) {
         model.judge(&text, &mut verdict);
         match tone {
             scam::Tone::Warning => {
                 verdict.cap(Rule::Classifier, 1.0, "a warning, with no link or contact");
-                // "The team will never contact you in DM" names what it warns
-                // of, as "that «remote job for USDT» is a scam" does.
-                for named in [Rule::DmScam, Rule::EasyMoney, Rule::Promotion] {
-                    verdict.cap(named, 0.5, "a warning, with no link or contact");
-                }
             }
             scam::Tone::Question => {
                 verdict.cap(Rule::Classifier, 1.0, "a question, with no link or contact");

@@ -110,6 +110,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout39.txt",
         "crypto-spam-holdout40.txt",
         "crypto-spam-holdout41.txt",
+        "crypto-spam-holdout42.txt",
+        "crypto-spam-holdout43.txt",
     ]
     .map(lines)
     .concat();
@@ -173,6 +175,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout39.txt",
         "crypto-ham-holdout40.txt",
         "crypto-ham-holdout41.txt",
+        "crypto-ham-holdout42.txt",
+        "crypto-ham-holdout43.txt",
     ]
     .map(lines)
     .concat();

@@ -24,7 +24,13 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // Any way out of the group: contact, a foreign link, "the link below".
     // "Link in my bio" points at a link as "the link below" does.
     // "I can give you his contact" hands the way out over.
-    let reach = contact || bait.link.is_some() || has(Pointer) || has(MyBio) || has(Introduce);
+    // … and so does "tell him I sent you".
+    let reach = contact
+        || bait.link.is_some()
+        || has(Pointer)
+        || has(MyBio)
+        || has(Introduce)
+        || has(Referral);
     // The same, a messenger aside: naming WhatsApp is no way out of itself.
     let reach_besides = bait.contact() || has(GoPrivate) || bait.link.is_some() || has(Pointer);
     // What a lure (money, a bot, a job, a loan, a date) needs besides: any
@@ -465,7 +471,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             || has(Money)
             || has(Fee)
             || has(Hype)
-            || (has(Free) && (has(FirstComers) || strange_link)))
+            || has(FirstComers)
+            || (has(Free) && strange_link))
         && !has(Never)
         && !has(Reported);
     if course_sold {

@@ -458,6 +458,8 @@ pub const SPARE_TIME: &[&str] = &[
     "curtindo vídeos",
     "videos liken",
     "video beğen",
+    "nur handy",
+    "только телефон",
 ];
 
 /// "Good pay", "доход достойный": what a job ad promises without a figure.

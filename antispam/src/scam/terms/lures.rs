@@ -386,6 +386,18 @@ pub const GOODS: &[&str] = &[
     "mitglieder für eure",
     "участников в вашу",
     "grubunuza üye",
+    "telegram-mitglieder",
+    "telegram members",
+    "membres telegram",
+    "miembros de telegram",
+    "membros do telegram",
+    "участников телеграм",
+    "telegram üye",
+    "views$",
+    "vues$",
+    "vistas$",
+    "visualizações",
+    "просмотр",
 ];
 
 /// "We met at …": the opener of a stranger pretending to know the reader.

@@ -484,6 +484,13 @@ pub const GAIN: &[&str] = &[
     "vivo de las criptos",
     "lebe vom trading",
     "живу на крипте",
+    "largar o emprego",
+    "quit my job",
+    "quitter mon travail",
+    "dejar mi trabajo",
+    "job kündigen",
+    "уволиться с работы",
+    "işimi bıraktım",
 ];
 
 pub const PUMP: &[&str] = &[
@@ -846,6 +853,11 @@ pub const BOT: &[&str] = &[
     "copia as minhas operações",
     "копитрейдинг",
     "kopya işlem",
+    "kopya trade",
+    "copiez mes trades",
+    "copia mis trades",
+    "kopiere meine trades",
+    "копируй мои",
 ];
 
 pub const GAMBLING: &[&str] = &[

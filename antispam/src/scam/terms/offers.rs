@@ -209,6 +209,13 @@ pub const BONUS: &[&str] = &[
     "tokens bonus",
     "token bonus",
     "cashback",
+    "willkommensbonus",
+    "bonus de bienvenue",
+    "bono de bienvenida",
+    "bônus de boas-vindas",
+    "welcome bonus",
+    "приветственный бонус",
+    "hoş geldin bonusu",
 ];
 
 pub const PRESALE: &[&str] = &[
@@ -600,6 +607,14 @@ pub const HYPE: &[&str] = &[
     "begrenzte plätze",
     "ограниченное число мест",
     "sınırlı yer",
+    "vagas quase esgotadas",
+    "quase esgotad",
+    "almost sold out",
+    "presque complet",
+    "casi agotad",
+    "fast ausgebucht",
+    "почти закончились",
+    "tükenmek üzere",
 ];
 
 /// What a giveaway promises for what is sent: receive, get back.

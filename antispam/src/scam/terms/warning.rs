@@ -492,6 +492,14 @@ pub const REPORTED: &[&str] = &[
     "jemand in meinen dms",
     "кто-то в личке",
     "biri dm'den",
+    "otro más ofreciendo",
+    "another one offering",
+    "encore un qui propose",
+    "mais um oferecendo",
+    "noch einer, der",
+    "ещё один предлагает",
+    "еще один предлагает",
+    "bir tane daha",
 ];
 
 /// "The only official site is …": what a warning-shaped scam pushes.
