@@ -274,11 +274,7 @@ impl Found {
         self.has(Concept::Protective)
             && !self.has(Concept::Reassure)
             && !self.hands_over_a_helper()
-            // "… before anyone, DM me": a warning never asks to be written
-            // to unless it calls a scam by its name.
-            && !(self.has(Concept::DmMe)
-                && !self.has(Concept::Denounce)
-                && !self.has(Concept::Report))
+            && !self.asks_to_be_written_to()
             && !self.demands_secret()
             && !self.offers_recovery()
             && !self.staff_offers_private_help()
@@ -366,6 +362,13 @@ impl Found {
         use Concept::*;
         self.has(SawYou)
             && (self.has(Endear) || self.has(Sweet) || self.has(WrongNumber) || self.has(GoPrivate))
+    }
+
+    /// "… before anyone, DM me": a warning never asks to be written to
+    /// unless it calls a scam by its name ("'DM me' is a scam").
+    fn asks_to_be_written_to(&self) -> bool {
+        use Concept::*;
+        self.has(DmMe) && !self.has(Denounce) && !self.has(Report)
     }
 
     /// "Many here lose money… my mentor helped me, I can give you his
