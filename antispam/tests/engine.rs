@@ -112,6 +112,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout41.txt",
         "crypto-spam-holdout42.txt",
         "crypto-spam-holdout43.txt",
+        "crypto-spam-holdout44.txt",
+        "crypto-spam-holdout45.txt",
     ]
     .map(lines)
     .concat();
@@ -177,6 +179,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout41.txt",
         "crypto-ham-holdout42.txt",
         "crypto-ham-holdout43.txt",
+        "crypto-ham-holdout44.txt",
+        "crypto-ham-holdout45.txt",
     ]
     .map(lines)
     .concat();

@@ -60,7 +60,9 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         has(Wallet) && has(Problem) && has(GoPrivate) && !has(Never) && !has(Reported);
     // "Someone offered me X in DM as if I were the admin" reports it.
     let reported = has(Reported) && !bait.contact();
-    if (has(Staff) && offered && !reported) || wallet_help {
+    // "The admin now answers only here 👉 @…": staff moved to an account.
+    let moved = has(Staff) && has(OnlyOfficial) && bait.contact();
+    if (has(Staff) && offered && !reported) || wallet_help || moved {
         add(
             Rule::FakeSupport,
             format!("{} offering help in private or at a link", quote(Staff)),
@@ -236,7 +238,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let paid_privately = has(GoPrivate)
         && ((has(Gain) && (has(Pay) || has(Money) || has(Invite) || has(AskHow)))
             || ((has(Money) || has(Bot)) && has(AskHow))
-            || (has(Money) && has(Invite)));
+            || (has(Money) && has(Invite))
+            // "A way to double any token in your wallet, write me and I'll
+            // explain".
+            || (has(Double) && has(AskHow)));
     // "The listing on Binance is confirmed, buy before the announcement":
     // an insider tip needs no way out, the buying is the bait.
     let insider_tip = has(Listing) && has(Pump) && has(BuyNow) && !has(Never);
@@ -337,7 +342,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             && (has(Rate) || has(Fee) || has(Money) || has(Pay))
             && lure_reach)
         || (has(Goods) && has(Service) && (has(Money) || has(Fee)) && lure_reach)
-        || (has(Goods) && has(Discount) && has(Money) && lure_reach);
+        || (has(Goods) && has(Discount) && has(Money) && lure_reach)
+        || (has(Goods) && has(Rate) && lure_reach);
     let verified_sold = has(Sell) && (has(KycGoods) || (has(Goods) && has(Verify)));
     let verified_sold = verified_sold
         || (has(KycGoods) && lure_reach)

@@ -389,6 +389,7 @@ impl Found {
             || (has(Lonely) && (has(Dating) || has(MyBio)))
             || (has(Endear) && (has(Lonely) || has(Dating)) && (has(MyBio) || has(GoPrivate)))
             || (has(Lonely) && has(DmMe) && !has(ProjectTalk))
+            || ((has(NewHere) || has(Befriend)) && has(Dating) && has(MyBio))
             || (has(Dating) && has(Invite) && has(Social) && !has(HereInGroup) && !has(ProjectTalk))
     }
 
@@ -422,7 +423,8 @@ impl Found {
         // only 0.3 ETH").
         let priced = (self.has(Fee) || self.has(Money))
             && (self.has(WeOffer) || self.has(GoPrivate) || self.has(MyBio));
-        let offered = self.has(WeOffer) && (self.has(GoPrivate) || self.has(MyBio));
+        let offered =
+            self.has(WeOffer) && (self.has(GoPrivate) || self.has(MyBio) || self.has(CheckDms));
         self.has(Service) && (priced || offered) && !self.has(Never)
     }
 

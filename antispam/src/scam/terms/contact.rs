@@ -973,6 +973,18 @@ pub const CHECK_DMS: &[&str] = &[
     "regarde tes dm",
     "проверь дм",
     "dm'ine bak",
+    "in deine privaten nachrichten",
+    "schau in deine privaten",
+    "dans vos messages privés",
+    "en tus mensajes privados",
+    "nas suas mensagens privadas",
+    "в личных сообщениях",
+    "özel mesajlarınıza",
+    "regardez vos messages",
+    "regardez vos mp",
+    "revisen sus mensajes",
+    "vejam suas mensagens",
+    "schaut in eure",
 ];
 
 /// "DM me", "schreib mir": the writer asks to be written to.
@@ -1082,4 +1094,8 @@ pub const REFERRAL: &[&str] = &[
     "adımı söyle",
     "send her a message",
     "send him a message",
+    "dass ihr von mir kommt",
+    "von mir kommt",
+    "schreibt ihn",
+    "schreibt sie an",
 ];

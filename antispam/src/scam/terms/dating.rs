@@ -260,6 +260,13 @@ pub const DATING: &[&str] = &[
     "geschenke in",
     "подарки в",
     "hediye",
+    "conversar comigo",
+    "chat with me",
+    "discuter avec moi",
+    "hablar conmigo",
+    "mit mir schreiben",
+    "пообщаться со мной",
+    "benimle sohbet",
 ];
 
 /// Alone, lonely, bored tonight: what a stranger's flirt says of herself.
@@ -788,4 +795,11 @@ pub const MY_BIO: &[&str] = &[
     "ко мне в профиль",
     "заходи в профиль",
     "profilime bak",
+    "lien en bio",
+    "link en bio",
+    "enlace en bio",
+    "link na bio",
+    "link in bio",
+    "link bio'da",
+    "ссылка в био",
 ];

@@ -127,6 +127,12 @@ pub const INVITE: &[&str] = &[
     "wer schreibt mir",
     "кто напишет",
     "kim yazar",
+    "alguém quer",
+    "alguien quiere",
+    "quelqu'un veut",
+    "jemand lust",
+    "кто-нибудь хочет",
+    "biri ister mi",
 ];
 
 /// Casinos and betting: the core words, not "promo code" alone.
@@ -703,6 +709,14 @@ pub const RATE: &[&str] = &[
     "boa cotação",
     "zum besten kurs",
     "iyi kur",
+    "por r$",
+    "1k por",
+    "1000 por",
+    "1k for",
+    "1000 for",
+    "1k за",
+    "1000 за",
+    "1k için",
 ];
 
 /// Bank cards and accounts rented out: money mules.

@@ -602,6 +602,8 @@ pub const CREDIT: &[&str] = &[
     "помог мне",
     "bana çok yardımcı",
     "yardımcı olan bir",
+    "mir echt geholfen",
+    "mir sehr geholfen",
 ];
 
 pub const REASSURE: &[&str] = &[

@@ -59,6 +59,13 @@ pub const SCAM_CALLED: &[&str] = &[
     "não cometam o mesmo erro",
     "macht nicht den gleichen fehler",
     "aynı hatayı yapmayın",
+    "ojo que",
+    "no le hagan caso",
+    "ignorez-les",
+    "não deem atenção",
+    "ignoriert sie",
+    "не обращайте внимания",
+    "dikkate almayın",
 ];
 
 /// Words that denounce or alert, beyond [`SCAM_CALLED`].
@@ -259,6 +266,15 @@ pub const NEVER: &[&str] = &[
     "não cometam o mesmo erro",
     "macht nicht den gleichen fehler",
     "aynı hatayı yapmayın",
+    "no le hagan caso",
+    "no hagan caso",
+    "ignore them",
+    "ignorez-les",
+    "ne faites pas attention",
+    "não deem atenção",
+    "ignoriert sie",
+    "не обращайте внимания",
+    "dikkate almayın",
 ];
 
 /// Report, block: what a warning asks readers to do with the account it names.
@@ -500,6 +516,8 @@ pub const REPORTED: &[&str] = &[
     "ещё один предлагает",
     "еще один предлагает",
     "bir tane daha",
+    "recebi mensagem",
+    "recebi msg",
 ];
 
 /// "The only official site is …": what a warning-shaped scam pushes.
@@ -544,6 +562,15 @@ pub const ONLY_OFFICIAL: &[&str] = &[
     "o suporte mudou",
     "поддержка переехала",
     "destek taşındı",
+    "отвечает только тут",
+    "теперь отвечает только",
+    "only answers here",
+    "now only answers",
+    "répond uniquement ici",
+    "solo responde aquí",
+    "só responde aqui",
+    "antwortet nur noch",
+    "sadece buradan cevap",
 ];
 
 /// Mocking an offer that reached the member ("who still falls for
