@@ -23,8 +23,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let contact = bait.contact() || has(GoPrivate) || has(OffPlatform);
     // Any way out of the group: contact, a foreign link, "the link below".
     // "Link in my bio" points at a link as "the link below" does.
-    // "I can give you his contact" hands the way out over.
-    // … and so does "tell him I sent you".
+    // "I can give you his contact" and "tell him I sent you" hand the way
+    // out over.
     let reach = contact
         || bait.link.is_some()
         || has(Pointer)
@@ -148,10 +148,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     let fee_first = prize
         && ((has(Fee) && (has(Money) || has(Pay)) && claimed) || pay_to_verify)
         && !has(Never);
-    // Money given to "the first 20" who answer.
     // "Send 0.1 ETH, get 0.2 back, official giveaway": sending to
     // receive back is the giveaway scam whatever the amounts.
     let sent_back = has(Giveaway) && has(HandOver) && has(Receive) && !has(OwnSite) && !has(Never);
+    // Money given to "the first 20" who answer.
     let first_served = (has(Giveaway) && has(Money) && (has(FirstComers) || has(Invite)))
         || (has(HandOver) && has(Money) && has(FirstComers));
     if (has(Double) && has(HandOver))

@@ -282,13 +282,9 @@ impl Found {
 
     /// "I'm on the tech team, DM me": no warning says that without
     /// "never", whatever else it says ("your blocked withdrawal").
-    /// Nor "support team here, DM me, we never ask for funds": a "never"
-    /// that vouches for the writer, not one that calls a scam.
     fn staff_offers_private_help(&self) -> bool {
         use Concept::*;
-        self.has(IAmStaff)
-            && self.has(GoPrivate)
-            && (self.denies_nothing() || (self.has(DmMe) && !self.has(Denounce)))
+        self.has(IAmStaff) && self.has(GoPrivate) && self.denies_nothing()
     }
 
     /// "Lost money to fake brokers? I can put you in touch with the lawyer
@@ -364,8 +360,9 @@ impl Found {
             && (self.has(Endear) || self.has(Sweet) || self.has(WrongNumber) || self.has(GoPrivate))
     }
 
-    /// "… before anyone, DM me": a warning never asks to be written to
-    /// unless it calls a scam by its name ("'DM me' is a scam").
+    /// "… before anyone, DM me", "support team here, DM me, we never ask
+    /// for funds": a warning never asks to be written to unless it calls a
+    /// scam by its name ("'DM me' is a scam").
     fn asks_to_be_written_to(&self) -> bool {
         use Concept::*;
         self.has(DmMe) && !self.has(Denounce) && !self.has(Report)
