@@ -52,20 +52,7 @@ pub const SCAM_CALLED: &[&str] = &[
     "aldanmayın",
     "inanmayın",
     "kandırmaca",
-    "не повторяйте",
-    "don't make the same mistake",
-    "ne faites pas la même erreur",
-    "no cometan el mismo error",
-    "não cometam o mesmo erro",
-    "macht nicht den gleichen fehler",
-    "aynı hatayı yapmayın",
     "ojo que",
-    "no le hagan caso",
-    "ignorez-les",
-    "não deem atenção",
-    "ignoriert sie",
-    "не обращайте внимания",
-    "dikkate almayın",
 ];
 
 /// Words that denounce or alert, beyond [`SCAM_CALLED`].
@@ -259,22 +246,9 @@ pub const NEVER: &[&str] = &[
     "ifadesi yok",
     "ücret yok",
     "kelime yok",
-    "не повторяйте",
-    "don't make the same mistake",
-    "ne faites pas la même erreur",
-    "no cometan el mismo error",
-    "não cometam o mesmo erro",
-    "macht nicht den gleichen fehler",
-    "aynı hatayı yapmayın",
-    "no le hagan caso",
     "no hagan caso",
     "ignore them",
-    "ignorez-les",
     "ne faites pas attention",
-    "não deem atenção",
-    "ignoriert sie",
-    "не обращайте внимания",
-    "dikkate almayın",
 ];
 
 /// Report, block: what a warning asks readers to do with the account it names.
@@ -745,4 +719,23 @@ pub const NEVER_AGAIN: &[&str] = &[
     "nie wieder",
     "больше никогда",
     "bir daha asla",
+];
+
+/// "Don't make the same mistake", "no le hagan caso": a warning that calls
+/// the scam and says "don't" at once — [`super::Concept::Protective`],
+/// [`super::Concept::Denounce`] and [`super::Concept::Never`].
+pub const WARNED_OFF: &[&str] = &[
+    "не повторяйте",
+    "don't make the same mistake",
+    "ne faites pas la même erreur",
+    "no cometan el mismo error",
+    "não cometam o mesmo erro",
+    "macht nicht den gleichen fehler",
+    "aynı hatayı yapmayın",
+    "no le hagan caso",
+    "ignorez-les",
+    "não deem atenção",
+    "ignoriert sie",
+    "не обращайте внимания",
+    "dikkate almayın",
 ];
