@@ -182,11 +182,15 @@ fn judge_message(
         .scams
         .judge(&text, &policy.allowed_domains, trusted, &mut verdict);
     // "The team will never contact you in DM" names what it warns of, as
-    // "that «remote job for USDT» is a scam" does: with a model or without.
+    // "that «remote job for USDT» is a scam" does: with a model or without,
+    // the phrases it names are one vote between them, so that with the
+    // classifier's a warning stays under a deletion.
     if tone == scam::Tone::Warning {
-        for named in [Rule::DmScam, Rule::EasyMoney, Rule::Promotion] {
-            verdict.cap(named, 0.5, "a warning, with no link or contact");
-        }
+        verdict.cap_together(
+            &[Rule::DmScam, Rule::EasyMoney, Rule::Promotion],
+            0.5,
+            "a warning, with no link or contact",
+        );
     }
     if let Some(model) = compiled.model.as_deref().filter(|_| !trusted) {
         model.judge(&text, &mut verdict);

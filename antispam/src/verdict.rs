@@ -199,6 +199,20 @@ impl Verdict {
         }
     }
 
+    /// Holds the hits of `rules` to at most `score` all together (one
+    /// vote however many of them fired), saying why in their details.
+    pub fn cap_together(&mut self, rules: &[Rule], score: f32, why: &str) {
+        let mut left = score;
+        for hit in self.hits.iter_mut().filter(|h| rules.contains(&h.rule)) {
+            let kept = hit.score.min(left);
+            left -= kept;
+            if kept < hit.score {
+                hit.score = kept;
+                hit.details = format!("{} — {why}", hit.details);
+            }
+        }
+    }
+
     /// The ids of the rules that fired.
     pub fn rules(&self) -> Vec<&'static str> {
         self.hits.iter().map(|hit| hit.rule.id()).collect()
@@ -216,6 +230,17 @@ impl Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_capped_together_cast_one_vote_between_them() {
+        let mut verdict = Verdict::default();
+        verdict.hit(Rule::Promotion, 1.0, "vip group");
+        verdict.hit(Rule::DmScam, 1.5, "en mp");
+        verdict.hit(Rule::ForeignAddress, 10.0, "base address 0x…");
+        verdict.cap_together(&[Rule::DmScam, Rule::Promotion], 0.5, "a warning");
+        assert_eq!(verdict.score(), 10.5, "the two phrases count 0.5 in all");
+        assert_eq!(verdict.hits[1].details, "en mp — a warning");
+    }
 
     #[test]
     fn a_capped_rule_only_votes_and_says_why() {

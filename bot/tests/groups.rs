@@ -913,3 +913,44 @@ async fn a_newcomer_whose_captcha_was_open_at_a_restart_is_still_removed_when_th
     .await;
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_day_zero_a_newcomer_pulling_readers_into_dms_is_deleted_and_a_member_mocking_an_offer_stays()
+ {
+    // No sample and no model yet: the rules act alone.
+    let s = start(group(false, 50), Vec::new()).await;
+    s.tg.wait_for("getChatAdministrators", |_| true, WAIT)
+        .await
+        .unwrap();
+    let mocking = s.tg.send_text(
+        GROUP,
+        &member(9401, "Camille"),
+        "mdr on m'a proposé de rejoindre un \"groupe VIP de pump\" en MP, x10 garanti qu'ils disent 🤡",
+    );
+    let lure = s.tg.send_text(
+        GROUP,
+        &member(9402, "Jonas"),
+        "hey, wegen deiner Frage von vorhin – schau mal in deine DMs, hab dir was geschickt 👀",
+    );
+
+    let deleted =
+        s.tg.wait_for("deleteMessage", |p| p["message_id"] == lure, WAIT)
+            .await;
+    assert!(deleted.is_some(), "the lure is deleted");
+    let ids: Vec<Value> =
+        s.tg.calls_of("deleteMessage")
+            .into_iter()
+            .map(|c| c.params["message_id"].clone())
+            .collect();
+    assert!(
+        !ids.contains(&json!(mocking)),
+        "the member mocking the offer keeps their message: {ids:?}"
+    );
+    assert!(
+        s.tg.calls_of("banChatMember")
+            .iter()
+            .all(|c| c.params["user_id"] != 9401),
+        "nor is the member banned"
+    );
+    s.stop().await;
+}
