@@ -706,6 +706,36 @@ async fn a_press_is_answered_before_its_work_is_done() {
     s.stop().await;
 }
 
+/// The preview is in the chat (and pressed) before Telegram's answer to
+/// its `sendMessage` reaches the process, which stores where the preview
+/// is only then: CI saw "Approuvé par bob" never shown under load.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_preview_pressed_before_its_send_is_answered_still_shows_who_approved() {
+    let db = TestDb::sqlite().await;
+    db.migrated().await;
+    pending_validation(&db.store).await;
+    let s = Surface::start_in_world(
+        db,
+        Locale::Fr,
+        Vec::new(),
+        |tg| tg.answer_late("sendMessage", 1, Duration::from_secs(3)),
+        |_| {},
+    )
+    .await;
+    let preview = s.message_containing(TEAM_CHAT, "Validation #1").await;
+    let approve = button_data(&preview)[0].clone();
+
+    s.tg.press_button(&teammate(), TEAM_CHAT, id_of(&preview), &approve);
+
+    let shown = s.message_containing(TEAM_CHAT, "Approuvé par bob").await;
+    assert_eq!(
+        id_of(&shown),
+        id_of(&preview),
+        "the preview itself is edited"
+    );
+    s.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_album_with_an_unreachable_image_is_shown_as_text_and_the_next_validation_follows() {
     let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

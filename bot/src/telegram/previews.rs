@@ -308,7 +308,7 @@ pub async fn approve(
         json!({"by": who}),
     )
     .await?;
-    refresh_validation(common, roles, groups, id).await?;
+    refresh_validation(common, roles, groups, id, press.message).await?;
     Ok(None)
 }
 
@@ -380,7 +380,7 @@ pub async fn rejection_reason(
         json!({"reason": incoming.text}),
     )
     .await?;
-    refresh_validation(common, roles, groups, id).await?;
+    refresh_validation(common, roles, groups, id, None).await?;
     common
         .bot
         .send_message(
@@ -392,15 +392,22 @@ pub async fn rejection_reason(
 }
 
 /// Re-renders a validation's message from the store, without buttons.
+/// `pressed` is the message whose button decided it: a press can come
+/// before the poster has stored where the preview is, and that message is
+/// the preview.
 async fn refresh_validation(
     common: &Common,
     roles: &Roles,
     groups: &[GroupSettings],
     id: i64,
+    pressed: Option<(i64, MessageId)>,
 ) -> HandlerResult {
     let validation = common.store.validation(ValidationId::new(id)).await?;
-    if let Some((chat, message)) = common.store.validation_message(validation.id).await? {
-        let message = MessageId(i32::try_from(message)?);
+    let stored = match common.store.validation_message(validation.id).await? {
+        Some((chat, message)) => Some((chat, MessageId(i32::try_from(message)?))),
+        None => None,
+    };
+    if let Some((chat, message)) = stored.or(pressed) {
         common
             .bot
             .edit_message_text(

@@ -129,8 +129,17 @@ impl FakeTelegram {
     /// delivered) but never answered: the caller's request times out.
     pub fn swallow_next(&self, method: &str, times: usize) {
         self.world()
-            .swallowed
-            .insert(method.to_ascii_lowercase(), times);
+            .held
+            .insert(method.to_ascii_lowercase(), (times, Held::Never));
+    }
+
+    /// The next `times` calls of `method` are carried out at once (the
+    /// message is there for users to see and press) but answered only
+    /// after `delay`, as over a slow network.
+    pub fn answer_late(&self, method: &str, times: usize, delay: Duration) {
+        self.world()
+            .held
+            .insert(method.to_ascii_lowercase(), (times, Held::For(delay)));
     }
 
     /// From now on the Bot API accepts connections and answers nothing

@@ -55,7 +55,7 @@ pub(super) async fn endpoint(
     };
     let refused = answer.is_err();
     let (status, body) = envelope(answer);
-    let swallowed = {
+    let held = {
         let mut world = shared.world.lock().unwrap();
         world.calls.push(Call {
             method: method.clone(),
@@ -65,11 +65,13 @@ pub(super) async fn endpoint(
             files,
             answer: body.clone(),
         });
-        world.swallow(&method)
+        world.hold(&method)
     };
-    if swallowed {
+    match held {
         // Done, but the answer never leaves.
-        return std::future::pending().await;
+        Some(Held::Never) => return std::future::pending().await,
+        Some(Held::For(delay)) => tokio::time::sleep(delay).await,
+        None => {}
     }
     (status, Json(body))
 }

@@ -289,11 +289,19 @@ struct World {
     banned_senders: HashSet<(i64, i64)>,
     /// Chat id → the bytes of the photo the bot set.
     chat_photos: HashMap<i64, Vec<u8>>,
-    /// Method → calls left that are carried out but never answered.
-    swallowed: HashMap<String, usize>,
+    /// Method → calls left that are carried out but answered late or
+    /// never.
+    held: HashMap<String, (usize, Held)>,
     /// Per method and chat: calls let through first, then calls refused
     /// with 400.
     refusals: HashMap<(String, i64), (usize, usize, String)>,
+}
+
+/// How long the answer to a call that was carried out is held back.
+#[derive(Clone, Copy)]
+enum Held {
+    Never,
+    For(std::time::Duration),
 }
 
 struct Shared {

@@ -43,13 +43,14 @@ impl World {
     }
 
     /// Whether this call of `method` is one to leave unanswered.
-    pub(super) fn swallow(&mut self, method: &str) -> bool {
-        match self.swallowed.get_mut(&method.to_ascii_lowercase()) {
-            Some(left) if *left > 0 => {
+    /// Whether the answer to this call of `method` is held back, and how long.
+    pub(super) fn hold(&mut self, method: &str) -> Option<Held> {
+        match self.held.get_mut(&method.to_ascii_lowercase()) {
+            Some((left, held)) if *left > 0 => {
                 *left -= 1;
-                true
+                Some(*held)
             }
-            _ => false,
+            _ => None,
         }
     }
 
