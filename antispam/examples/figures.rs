@@ -167,9 +167,10 @@ fn main() {
             ("crypto-spam-holdout43.txt", "crypto-ham-holdout43.txt"),
             ("crypto-spam-holdout44.txt", "crypto-ham-holdout44.txt"),
             ("crypto-spam-holdout45.txt", "crypto-ham-holdout45.txt"),
-            // Not read yet: measured, not tuned on (see fixtures/spam/README.md).
             ("crypto-spam-holdout46.txt", "crypto-ham-holdout46.txt"),
             ("crypto-spam-holdout47.txt", "crypto-ham-holdout47.txt"),
+            ("crypto-spam-holdout48.txt", "crypto-ham-holdout48.txt"),
+            ("crypto-spam-holdout49.txt", "crypto-ham-holdout49.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -1,9 +1,8 @@
-//! Crypto addresses in a message: EVM (`0x` + 40 hex, EIP-55 checksum when
-//! mixed case), Solana (base58 that decodes to exactly 32 bytes, so a long
+//! Crypto addresses in a message: EVM (`0x` + 40 hex, whatever its case: a
+//! broken EIP-55 checksum is a typo's or a made-up address's, still pushed
+//! as the contract to buy), Solana (base58 that decodes to exactly 32 bytes, so a long
 //! ordinary word is not one) and TON (user-friendly base64 of 36 bytes with
 //! a valid CRC16, or raw `workchain:hex`).
-
-use tiny_keccak::{Hasher, Keccak};
 
 /// Which chain an address belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,33 +79,10 @@ fn evm(word: &str) -> Option<Address> {
     if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
-    let has_upper = hex.bytes().any(|b| b.is_ascii_uppercase());
-    let has_lower = hex.bytes().any(|b| b.is_ascii_lowercase());
-    if has_upper && has_lower && !eip55_valid(hex) {
-        return None;
-    }
     Some(Address {
         chain: Chain::Evm,
         text: word.to_owned(),
         canonical: format!("0x{}", hex.to_ascii_lowercase()),
-    })
-}
-
-/// EIP-55: a letter is uppercase exactly when the matching nibble of
-/// keccak256(lowercase hex) is 8 or more.
-fn eip55_valid(hex: &str) -> bool {
-    let lower = hex.to_ascii_lowercase();
-    let mut hash = [0u8; 32];
-    let mut keccak = Keccak::v256();
-    keccak.update(lower.as_bytes());
-    keccak.finalize(&mut hash);
-    hex.bytes().enumerate().all(|(i, b)| {
-        let nibble = (hash[i / 2] >> if i % 2 == 0 { 4 } else { 0 }) & 0x0f;
-        match b {
-            b'a'..=b'f' => nibble < 8,
-            b'A'..=b'F' => nibble >= 8,
-            _ => true,
-        }
     })
 }
 
@@ -194,15 +170,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn evm_addresses_are_found_and_a_broken_checksum_is_not_one() {
+    fn evm_addresses_are_found_whatever_their_case() {
         // The EIP-55 test vectors.
         let valid = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
         let found = find_addresses(&format!("send to {valid} now"));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].chain, Chain::Evm);
         assert_eq!(found[0].canonical, valid.to_ascii_lowercase());
+        // A broken checksum: the same address, mistyped.
         let broken = "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
-        assert!(find_addresses(broken).is_empty());
+        assert_eq!(find_addresses(broken)[0].canonical, found[0].canonical);
         assert_eq!(
             find_addresses("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed").len(),
             1

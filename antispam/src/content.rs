@@ -176,6 +176,16 @@ pub fn foreign_addresses(raw: &str, official: &[String]) -> Vec<Address> {
     found
 }
 
+/// "Is this the right pair? https://dexscreener.com/bsc/0x6Afb…": a
+/// question about a page of an explorer or a chart, whose link holds the
+/// address: no address given to send to or buy.
+pub fn asks_about_its_page(raw: &str, address: &Address) -> bool {
+    raw.contains(['?', '¿', '？'])
+        && raw
+            .split_whitespace()
+            .any(|word| word.contains(&address.text) && crate::scam::is_well_known_link(word))
+}
+
 pub(crate) fn is_link(word: &str) -> bool {
     let word = word.trim_matches(is_wrapping);
     // Every link has a dot or starts with a scheme: most words have neither.

@@ -160,7 +160,10 @@ fn judge_message(
         return verdict;
     }
     let foreign = content::foreign_addresses(&message.text, &policy.official_addresses);
-    if let Some(address) = foreign.first() {
+    let posted = foreign
+        .iter()
+        .find(|address| !content::asks_about_its_page(&message.text, address));
+    if let Some(address) = posted {
         verdict.hit(
             Rule::ForeignAddress,
             10.0,

@@ -472,6 +472,24 @@ fn enclosed_letter(c: char) -> Option<char> {
 /// The text with "¡" and "¿" made spaces, the emoji between two letters of
 /// a word dropped ("d🔥m me" is "dm me") and small capitals read as
 /// letters; most messages have none of these.
+/// Whether an "@" between `before` and `after` stands for an "a": inside
+/// a word of one alphabet, and not an e-mail's (whose domain has a dot:
+/// "anna@mail.com").
+fn at_for_a(before: Option<char>, after: &[char]) -> bool {
+    let (Some(before), Some(&next)) = (before, after.first()) else {
+        return false;
+    };
+    let letters = before.is_alphabetic() && next.is_alphabetic();
+    if !letters || before.is_ascii() != next.is_ascii() {
+        return false;
+    }
+    !before.is_ascii()
+        || !after
+            .iter()
+            .take_while(|c| !c.is_whitespace())
+            .any(|c| matches!(c, '.' | '@'))
+}
+
 fn words_unbroken(text: &str) -> std::borrow::Cow<'_, str> {
     let may_have = text
         .bytes()
@@ -484,7 +502,7 @@ fn words_unbroken(text: &str) -> std::borrow::Cow<'_, str> {
                 || small_capital(c).is_some()
                 || latin_small_capital(c).is_some()
                 || enclosed_letter(c).is_some()
-                || (c == '@' && before.is_alphabetic() && !before.is_ascii())
+                || (c == '@' && before.is_alphabetic())
                 || (is_pictograph(c) && before.is_alphabetic());
             before = c;
             found
@@ -510,17 +528,8 @@ fn words_unbroken(text: &str) -> std::borrow::Cow<'_, str> {
         }) {
             out.push(letter);
             changed = true;
-        } else if c == '@'
-            && out
-                .chars()
-                .next_back()
-                .is_some_and(|b| b.is_alphabetic() && !b.is_ascii())
-            && chars
-                .get(at + 1)
-                .is_some_and(|n| n.is_alphabetic() && !n.is_ascii())
-        {
-            // "З@ймы": an "a" written as "@" inside a word of another
-            // alphabet (an e-mail's "@" is between Latin letters).
+        } else if c == '@' && at_for_a(out.chars().next_back(), &chars[at + 1..]) {
+            // "З@ймы", "s@le": an "a" written as "@" inside a word.
             out.push('a');
             changed = true;
         } else if is_pictograph(c)
@@ -758,6 +767,7 @@ mod tests {
             ("sɪɢɴaux ʀapides", "signaux rapides"),
             ("check your ᴅᴍ, D🅜 me", "check your dm, dm me"),
             ("З@ймы", "Займы"),
+            ("the pr1vate s@le, cl@im now", "the private sale, claim now"),
         ] {
             assert_eq!(skeleton(broken), skeleton(plain), "{broken}");
         }

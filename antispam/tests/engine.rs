@@ -114,6 +114,10 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout43.txt",
         "crypto-spam-holdout44.txt",
         "crypto-spam-holdout45.txt",
+        "crypto-spam-holdout46.txt",
+        "crypto-spam-holdout47.txt",
+        "crypto-spam-holdout48.txt",
+        "crypto-spam-holdout49.txt",
     ]
     .map(lines)
     .concat();
@@ -181,6 +185,10 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout43.txt",
         "crypto-ham-holdout44.txt",
         "crypto-ham-holdout45.txt",
+        "crypto-ham-holdout46.txt",
+        "crypto-ham-holdout47.txt",
+        "crypto-ham-holdout48.txt",
+        "crypto-ham-holdout49.txt",
     ]
     .map(lines)
     .concat();
@@ -236,6 +244,29 @@ fn a_foreign_address_from_a_non_admin_is_deleted_banned_and_answered_with_the_of
 
     let from_admin = check(&compiled, &mut state, &message(9, 1, foreign), T0);
     assert!(from_admin.actions.is_empty(), "admins are exempt");
+}
+
+#[test]
+fn a_mistyped_address_is_foreign_and_a_chart_page_asked_about_is_not() {
+    let compiled = policy(Mode::Normal);
+    let mut state = GroupState::default();
+    // The EIP-55 vector with its first letters' case broken: no wallet
+    // takes it, it is still the contract the message pushes.
+    let mistyped =
+        "new CA after the migration: 0x52908400098527886e0F7030069857D2E4169EE7, buy this one";
+    let verdict = check(&compiled, &mut state, &message(7, 42, mistyped), T0);
+    assert_eq!(verdict.rules(), ["foreign_address"]);
+
+    let asked = "is this the new pair? https://dexscreener.com/bsc/0x52908400098527886E0F7030069857D2E4169EE7";
+    let verdict = check(&compiled, &mut state, &message(8, 43, asked), T0);
+    assert!(
+        !verdict.rules().contains(&"foreign_address") && verdict.actions.is_empty(),
+        "{verdict:?}"
+    );
+    let pushed =
+        "buy it here https://dexscreener.com/bsc/0x52908400098527886E0F7030069857D2E4169EE7";
+    let verdict = check(&compiled, &mut state, &message(9, 44, pushed), T0);
+    assert_eq!(verdict.rules(), ["foreign_address"]);
 }
 
 #[test]

@@ -18,6 +18,10 @@ pub struct Bait {
     /// Every foreign link goes to a wallet's, an explorer's or an
     /// exchange's own site (or a subdomain of it), not to a lookalike.
     pub well_known: bool,
+    /// A foreign link whose host wears a name it does not own: an
+    /// exchange's or a wallet's ("binance-tr-listing.com") or the group's
+    /// own ("example-airdrop.io" beside example.org). The name.
+    pub posing_as: Option<String>,
     /// The only account is the message's first word: someone replied to
     /// ("@anna is the claim page down?", "@anna same problem, clearing
     /// the cache fixed it"), not a contact offered.
@@ -128,7 +132,11 @@ impl Bait {
                     .any(|d| host == *d || host.ends_with(&format!(".{d}")));
                 if !allowed {
                     let first = bait.link.is_none();
-                    bait.well_known = (first || bait.well_known) && is_well_known(&host);
+                    let well_known = is_well_known(&host);
+                    bait.well_known = (first || bait.well_known) && well_known;
+                    if !well_known && bait.posing_as.is_none() {
+                        bait.posing_as = posing_as(&host, allowed_domains);
+                    }
                     bait.link.get_or_insert(host);
                 }
             }
@@ -172,6 +180,48 @@ impl Bait {
 /// A link to a well-known site: no sign of spam by itself.
 pub(crate) fn is_well_known_link(word: &str) -> bool {
     is_link(word) && is_well_known(&host_of(word))
+}
+
+/// Names a lookalike site wears: exchanges and wallets people trust,
+/// long enough not to be part of an ordinary word.
+const BRANDS: &[&str] = &[
+    "binance",
+    "coinbase",
+    "kraken",
+    "kucoin",
+    "bybit",
+    "bitget",
+    "metamask",
+    "trustwallet",
+    "trust-wallet",
+    "ledger",
+    "trezor",
+    "phantom",
+    "uniswap",
+    "pancakeswap",
+    "opensea",
+    "etherscan",
+    "bscscan",
+    "coingecko",
+    "coinmarketcap",
+    "dexscreener",
+    "dextools",
+];
+
+/// The name a foreign host wears without owning it: a brand of
+/// [`BRANDS`], or the name of one of the group's own domains (its first
+/// label, five letters or more: "example" of example.org).
+fn posing_as(host: &str, allowed_domains: &[String]) -> Option<String> {
+    let own = allowed_domains
+        .iter()
+        .filter_map(|domain| domain.split('.').next())
+        .filter(|name| name.chars().count() >= 5);
+    BRANDS
+        .iter()
+        .copied()
+        .chain(own)
+        .find(|name| host.contains(name))
+        .map(str::to_owned)
 }
 
 /// A well-known site or one of its subdomains, not a lookalike
@@ -299,7 +349,11 @@ impl Masked {
             || (matches!(word.as_bytes().first(), Some(b'd' | b'p' | b'n' | 0xD1))
                 && DOT_WORDS.contains(&word));
         self.host_before = dot;
-        self.run = if is_single(word) { self.run + 1 } else { 0 };
+        self.run = if is_spaced_part(word) {
+            self.run + 1
+        } else {
+            0
+        };
         self.found =
             self.run >= 4 || (bracket && MASKS.iter().any(|(mask, _)| word.contains(mask)));
     }
@@ -331,11 +385,17 @@ fn is_single(word: &str) -> bool {
         && chars.next().is_none()
 }
 
-/// "d a p p": four single characters in a row.
+/// A single character, or a dot or a slash standing alone: what "t . m e
+/// / name" is spaced out of.
+fn is_spaced_part(word: &str) -> bool {
+    is_single(word) || word == "." || word == "/"
+}
+
+/// "d a p p", "t . m e": four single characters in a row.
 fn has_spaced_letters(text: &str) -> bool {
     let mut run = 0;
     for word in text.split(' ') {
-        if is_single(word) {
+        if is_spaced_part(word) {
             run += 1;
             if run >= 4 {
                 return true;
@@ -352,13 +412,18 @@ fn join_single_letters(text: &str) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
+    // "t . m e / name": a run ending in a slash, a dot or an "@" goes on
+    // in the next word.
+    let mut attach = false;
     while i < words.len() {
-        let run = words[i..].iter().take_while(|w| is_single(w)).count();
-        if !out.is_empty() {
+        let run = words[i..].iter().take_while(|w| is_spaced_part(w)).count();
+        if !out.is_empty() && !attach {
             out.push(' ');
         }
+        attach = false;
         if run >= 4 {
             words[i..i + run].iter().for_each(|w| out.push_str(w));
+            attach = out.ends_with(['/', '.', '@']);
             i += run;
         } else {
             out.push_str(words[i]);
@@ -650,6 +715,26 @@ mod tests {
     }
 
     #[test]
+    fn a_foreign_host_wearing_a_brand_or_the_group_s_name_poses_as_it() {
+        let allowed = vec!["example.org".to_owned()];
+        let cases = [
+            ("list early: binance-tr-listeleme.com", Some("binance")),
+            ("stake at example-staking.io now", Some("example")),
+            ("see metamask.io.wallet-fix.com", Some("metamask")),
+            ("more at https://support.metamask.io", None),
+            ("docs at docs.example.org", None),
+            ("claim at claim-drop.xyz", None),
+        ];
+        for (text, posing) in cases {
+            assert_eq!(
+                Bait::of(text, &allowed).posing_as.as_deref(),
+                posing,
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
     fn links_and_addresses_written_to_hide_are_bait() {
         let table = [
             ("fix it at dapp-rectify[.]app/connect", "dapp-rectify.app"),
@@ -658,6 +743,7 @@ mod tests {
                 "dapp-fix.org",
             ),
             ("join t . me / free_signals now", "t.me"),
+            ("únete t . m e / SenalesPumpES", "t.me"),
             ("go to walletsync dot io today", "walletsync.io"),
             ("ссылка: sync-wallet (точка) ru", "sync-wallet.ru"),
         ];

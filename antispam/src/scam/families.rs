@@ -204,8 +204,46 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // … or behind an account that asks to connect the wallet ("check
     // your eligibility with @AirdropCheckerBot, connect and see").
     let bot_event = bait.account.is_some() && has(Wallet) && (has(HandOver) || has(Verify));
-    // "The form is in my bio": the link is one click away.
-    if has(OfficialEvent) && (strange_link || urged || bot_event || has(MyBio)) {
+    // A link wearing an exchange's, a wallet's or the group's own name
+    // ("binance-tr-listeleme.com", "example-staking.io") with something to
+    // do there (buy before the listing, connect, claim, stake): the
+    // lookalike is the bait.
+    let something_to_do = [
+        HandOver,
+        Verify,
+        Wallet,
+        Listing,
+        Presale,
+        BuyNow,
+        Buy,
+        OfficialEvent,
+        Giveaway,
+        Bonus,
+        Receive,
+        Double,
+        Repair,
+        Withdraw,
+        Unlock,
+        Returns,
+        Yield,
+    ]
+    .iter()
+    .any(|c| has(*c));
+    if let Some(name) = &bait.posing_as
+        && something_to_do
+        && !has(Never)
+        && !has(Denounce)
+        && !has(Reported)
+    {
+        add(
+            Rule::FakeEvent,
+            format!("a site wearing the name \"{name}\" it does not own"),
+        );
+    }
+    // "The form is in my bio", "write me, I'll send you the link": the
+    // link is one click away.
+    let link_in_private = has(Pointer) && has(GoPrivate);
+    if has(OfficialEvent) && (strange_link || urged || bot_event || has(MyBio) || link_in_private) {
         add(
             Rule::FakeEvent,
             format!("{} at a link", quote(OfficialEvent)),
@@ -342,7 +380,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             && (has(Rate) || has(Fee) || has(Money) || has(Pay))
             && lure_reach)
         || (has(Goods) && has(Service) && (has(Money) || has(Fee)) && lure_reach)
-        || (has(Goods) && has(Discount) && has(Money) && lure_reach)
+        || (has(Goods) && has(Discount) && lure_reach)
         || (has(Goods) && has(Rate) && lure_reach);
     let verified_sold = has(Sell) && (has(KycGoods) || (has(Goods) && has(Verify)));
     let verified_sold = verified_sold

@@ -820,10 +820,15 @@ fn is_question(text: &str) -> bool {
 const BRIEF_WORDS: usize = 5;
 
 /// Whether the message has [`BRIEF_WORDS`] words or fewer (an emoji is
-/// no word).
+/// no word, nor a letter alone: "slt ecris moi stp c urgent").
 fn is_brief(text: &str) -> bool {
     text.split_whitespace()
-        .filter(|word| word.chars().any(char::is_alphanumeric))
+        .filter(|word| {
+            word.chars()
+                .filter(|c| c.is_alphanumeric())
+                .nth(1)
+                .is_some()
+        })
         .nth(BRIEF_WORDS)
         .is_none()
 }

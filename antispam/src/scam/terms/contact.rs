@@ -491,6 +491,16 @@ pub const GO_PRIVATE: &[&str] = &[
     "meld dich privat",
     "melde dich privat",
     "privat bei mir",
+    "d.m",
+    "d.m at",
+    "an mich schreiben",
+    "direkt an mich",
+    "directly to me",
+    "directement à moi",
+    "directamente a mí",
+    "diretamente comigo",
+    "напрямую мне",
+    "direkt bana",
 ];
 
 pub const POINTER: &[&str] = &[
@@ -708,6 +718,17 @@ pub const POINTER: &[&str] = &[
     "ca in der bio",
     "ca в био",
     "ca biyografide",
+    "te mando o link",
+    "te mando el link",
+    "te paso el link",
+    "te envío el link",
+    "je t'envoie le lien",
+    "i'll send you the link",
+    "send you the link",
+    "ich schick dir den link",
+    "скину ссылку",
+    "linki atayım",
+    "linki atarım",
 ];
 
 /// "Drop your questions below", "right here in the group": the answer is
@@ -846,6 +867,17 @@ pub const INTRODUCE: &[&str] = &[
     "его контакт",
     "её контакт",
     "onun iletişim",
+    "his number",
+    "her number",
+    "son numéro",
+    "su número",
+    "número dele",
+    "número dela",
+    "seine nummer",
+    "ihre nummer",
+    "его номер",
+    "её номер",
+    "numarasını",
 ];
 
 /// "By e-mail only": a way to reach a lender or an employer, which a
@@ -1022,6 +1054,30 @@ pub const DM_ME: &[&str] = &[
     "schick mir eine nachricht",
     "отправь мне сообщение",
     "bana mesaj at",
+    "just ask me",
+    "écris moi",
+    "ecris moi",
+    "escríbanme",
+    "me escriban",
+    "que me escriba",
+    "q me escriba",
+    "me chamem",
+    "bana yazın",
+    "an mich schreiben",
+    "write \"+\"",
+    "write +",
+    "écris \"+\"",
+    "écris +",
+    "escribe \"+\"",
+    "escribe +",
+    "escreve \"+\"",
+    "escreve +",
+    "schreib \"+\"",
+    "schreib +",
+    "пиши \"+\"",
+    "пиши +",
+    "\"+\" yaz",
+    "+ yaz",
 ];
 
 /// "Tell him I sent you", "скажите что от Ольги": a referral that makes

@@ -271,6 +271,19 @@ pub const JOB: &[&str] = &[
     "работать удаленно",
     "людей для работы",
     "kişi arıyoruz",
+    "remote task",
+    "remote tasks",
+    "ppl for",
+    "ppl needed",
+    "people needed",
+    "personnes pour des tâches",
+    "gente para tareas",
+    "pessoas para tarefas",
+    "leute für aufgaben",
+    "людей на задания",
+    "görev için kişi",
+    "cherche des personnes",
+    "personnes pour noter",
 ];
 
 pub const PAY: &[&str] = &[
@@ -499,4 +512,13 @@ pub const TASKS: &[&str] = &[
     "лайкать видео",
     "beğeni yap",
     "video beğen",
+    "rating apps",
+    "liking posts",
+    "liking & rating",
+    "noter des applis",
+    "calificar apps",
+    "avaliar apps",
+    "apps bewerten",
+    "оценивать приложения",
+    "uygulama puanlama",
 ];

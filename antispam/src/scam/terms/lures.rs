@@ -133,6 +133,14 @@ pub const INVITE: &[&str] = &[
     "jemand lust",
     "кто-нибудь хочет",
     "biri ister mi",
+    "alguien que me escriba",
+    "alguien q me escriba",
+    "quelqu'un pour m'écrire",
+    "anyone wanna dm me",
+    "someone dm me",
+    "alguém me chama",
+    "кто напишет мне",
+    "kim yazar bana",
 ];
 
 /// Casinos and betting: the core words, not "promo code" alone.
@@ -476,6 +484,14 @@ pub const OPPORTUNITY: &[&str] = &[
     "платформ",
     "platformdan",
     "platformu",
+    "something good to share",
+    "quelque chose de bien à partager",
+    "algo bueno que compartir",
+    "algo bom pra compartilhar",
+    "algo bom para compartilhar",
+    "etwas gutes zu teilen",
+    "есть чем поделиться",
+    "paylaşacak güzel bir şey",
 ];
 
 /// "Sorry, wrong number": the opener of a stranger's pitch.

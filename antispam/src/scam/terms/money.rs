@@ -858,6 +858,14 @@ pub const BOT: &[&str] = &[
     "copia mis trades",
     "kopiere meine trades",
     "копируй мои",
+    "снайп",
+    "софт для",
+    "software for sniping",
+    "logiciel de sniping",
+    "software de sniping",
+    "sniping-software",
+    "sniper yazılımı",
+    "snipe new pools",
 ];
 
 pub const GAMBLING: &[&str] = &[

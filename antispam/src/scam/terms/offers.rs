@@ -53,6 +53,10 @@ pub const DOUBLE: &[&str] = &[
     "revient double",
     "vuelve duplicado",
     "volta em dobro",
+    "2 katını",
+    "iki katını",
+    "2 katı",
+    "katını geri",
 ];
 
 pub const GIVEAWAY: &[&str] = &[

@@ -133,6 +133,15 @@ pub const STAFF: &[&str] = &[
     "оператор ноды",
     "node operatör",
     "müşteri hizmet",
+    "equipo de moderación",
+    "équipe de modération",
+    "equipe de moderação",
+    "moderationsteam",
+    "команда модерации",
+    "moderasyon ekibi",
+    "moderation team",
+    "mod team",
+    "admin-team",
 ];
 
 pub const PROTECTIVE: &[&str] = &[

@@ -244,7 +244,6 @@ pub const FEE: &[&str] = &[
     "faiz",
     "à partir de",
     "a partir de",
-    "desde$",
     "ab$",
     "от$",
     "başlıyor",
@@ -417,6 +416,9 @@ pub const ON_THE_TEAM: &[&str] = &[
     "поддержка здесь",
     "destek ekibi burada",
     "destek burada",
+    "soy parte del equipo",
+    "ich bin aus dem",
+    "ich gehöre zum",
 ];
 
 /// An offer made to the reader: "we can", "we offer", "includes".

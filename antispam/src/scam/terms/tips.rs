@@ -37,6 +37,8 @@ pub const LISTING: &[&str] = &[
     "листит",
     "lista o",
     "lista a",
+    "listeleme",
+    "listelen",
 ];
 
 /// Buy now, get in while it is cheap.

@@ -53,6 +53,20 @@ pub const SCAM_CALLED: &[&str] = &[
     "inanmayın",
     "kandırmaca",
     "ojo que",
+    "est fausse",
+    "est faux",
+    "sont fausses",
+    "sont faux",
+    "is fake",
+    "are fake",
+    "es falsa",
+    "es falso",
+    "é falsa",
+    "é falso",
+    "ist falsch",
+    "ist fake",
+    "это фейк",
+    "sahtedir",
 ];
 
 /// Words that denounce or alert, beyond [`SCAM_CALLED`].
@@ -492,6 +506,19 @@ pub const REPORTED: &[&str] = &[
     "bir tane daha",
     "recebi mensagem",
     "recebi msg",
+    "got offered",
+    "i got offered",
+    "mir wurde angeboten",
+    "every time i join",
+    "toda vez que eu entro",
+    "toda vez que entro",
+    "cada vez que entro",
+    "chaque fois que je rejoins",
+    "jedes mal wenn ich",
+    "jedes mal, wenn ich",
+    "каждый раз когда захожу",
+    "каждый раз, когда захожу",
+    "ne zaman bir gruba",
 ];
 
 /// "The only official site is …": what a warning-shaped scam pushes.
@@ -545,6 +572,13 @@ pub const ONLY_OFFICIAL: &[&str] = &[
     "só responde aqui",
     "antwortet nur noch",
     "sadece buradan cevap",
+    "uniquement sur le canal officiel",
+    "only on the official channel",
+    "solo en el canal oficial",
+    "apenas no canal oficial",
+    "nur im offiziellen kanal",
+    "только в официальном канале",
+    "sadece resmi kanal",
 ];
 
 /// Mocking an offer that reached the member ("who still falls for
@@ -665,6 +699,13 @@ pub const MOCKERY: &[&str] = &[
     "bin nicht von gestern",
     "не вчера родился",
     "dün doğmadım",
+    "don't even try anymore",
+    "virou piada",
+    "c'est devenu une blague",
+    "ya es un chiste",
+    "ist schon ein witz",
+    "уже как анекдот",
+    "şaka gibi",
 ];
 
 /// What the team says it does not do ("we won't recruit through DMs",
