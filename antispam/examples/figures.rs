@@ -171,6 +171,8 @@ fn main() {
             ("crypto-spam-holdout47.txt", "crypto-ham-holdout47.txt"),
             ("crypto-spam-holdout48.txt", "crypto-ham-holdout48.txt"),
             ("crypto-spam-holdout49.txt", "crypto-ham-holdout49.txt"),
+            ("crypto-spam-holdout50.txt", "crypto-ham-holdout50.txt"),
+            ("crypto-spam-holdout51.txt", "crypto-ham-holdout51.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

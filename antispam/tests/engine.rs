@@ -118,6 +118,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout47.txt",
         "crypto-spam-holdout48.txt",
         "crypto-spam-holdout49.txt",
+        "crypto-spam-holdout50.txt",
+        "crypto-spam-holdout51.txt",
     ]
     .map(lines)
     .concat();
@@ -189,6 +191,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout47.txt",
         "crypto-ham-holdout48.txt",
         "crypto-ham-holdout49.txt",
+        "crypto-ham-holdout50.txt",
+        "crypto-ham-holdout51.txt",
     ]
     .map(lines)
     .concat();

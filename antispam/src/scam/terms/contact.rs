@@ -501,6 +501,7 @@ pub const GO_PRIVATE: &[&str] = &[
     "diretamente comigo",
     "напрямую мне",
     "direkt bana",
+    "pv$",
 ];
 
 pub const POINTER: &[&str] = &[
@@ -1078,6 +1079,14 @@ pub const DM_ME: &[&str] = &[
     "пиши +",
     "\"+\" yaz",
     "+ yaz",
+    "text me",
+    "text me privately",
+    "textez-moi",
+    "mándame un texto",
+    "me manda um texto",
+    "schreib mir privat",
+    "напиши в личку",
+    "bana özelden yaz",
 ];
 
 /// "Tell him I sent you", "скажите что от Ольги": a referral that makes

@@ -707,6 +707,13 @@ pub const NEW_HERE: &[&str] = &[
     "yeni katıldım",
     "burada yeniyim",
     "gruba yeni",
+    "new to crypto",
+    "nouvelle dans la crypto",
+    "nueva en cripto",
+    "nova em cripto",
+    "neu bei krypto",
+    "новенькая в крипте",
+    "kriptoda yeniyim",
 ];
 
 /// Looking for friends, people to talk with, a mentor: what an opener

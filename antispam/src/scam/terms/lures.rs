@@ -141,6 +141,15 @@ pub const INVITE: &[&str] = &[
     "alguém me chama",
     "кто напишет мне",
     "kim yazar bana",
+    "lust zu schreiben",
+    "lust zu chatten",
+    "wanna chat",
+    "want to chat?",
+    "envie de discuter",
+    "quieres hablar",
+    "quer conversar",
+    "хочешь пообщаться",
+    "yazışmak ister",
 ];
 
 /// Casinos and betting: the core words, not "promo code" alone.
@@ -412,6 +421,15 @@ pub const GOODS: &[&str] = &[
     "vistas$",
     "visualizações",
     "просмотр",
+    "base de datos",
+    "database",
+    "base de données",
+    "banco de dados",
+    "datenbank",
+    "база данных",
+    "базу данных",
+    "veritabanı",
+    "leads",
 ];
 
 /// "We met at …": the opener of a stranger pretending to know the reader.

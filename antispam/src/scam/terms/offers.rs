@@ -619,6 +619,20 @@ pub const HYPE: &[&str] = &[
     "fast ausgebucht",
     "почти закончились",
     "tükenmek üzere",
+    "sei quando",
+    "i know when",
+    "je sais quand",
+    "sé cuándo",
+    "ich weiß, wann",
+    "ich weiss wann",
+    "знаю когда",
+    "ne zaman olacağını biliyorum",
+    "before anyone",
+    "antes de todos",
+    "avant tout le monde",
+    "vor allen anderen",
+    "раньше всех",
+    "herkesten önce",
 ];
 
 /// What a giveaway promises for what is sent: receive, get back.

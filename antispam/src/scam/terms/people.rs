@@ -466,6 +466,13 @@ pub const PROTECTIVE: &[&str] = &[
     "denunciei",
     "пожаловался",
     "bildirdim",
+    "сразу в бан",
+    "banned on sight",
+    "ban immédiat",
+    "directo al ban",
+    "direto pro ban",
+    "sofort gebannt",
+    "direkt ban",
 ];
 
 pub const CREDIT: &[&str] = &[

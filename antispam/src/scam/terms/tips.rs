@@ -39,6 +39,8 @@ pub const LISTING: &[&str] = &[
     "lista a",
     "listeleme",
     "listelen",
+    "listagem",
+    "listage",
 ];
 
 /// Buy now, get in while it is cheap.

@@ -263,6 +263,8 @@ pub const NEVER: &[&str] = &[
     "no hagan caso",
     "ignore them",
     "ne faites pas attention",
+    "никакого",
+    "никаких",
 ];
 
 /// Report, block: what a warning asks readers to do with the account it names.
