@@ -472,7 +472,10 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // but the way to the writer, and nothing of the group's subject.
     // … or a gain with the bio ("profit is waiting, see my bio").
     let bio_gain = has(MyBio) && (has(Gain) || has(Money) || has(Returns) || has(Pump));
-    if ((has(Brief) && (has(MyBio) || has(GoPrivate))) || bio_gain)
+    // "Qq1 peut m'écrire en mp svp c urgent": a hurry to be written to,
+    // with no trouble, no staff and nothing of the group's subject named.
+    let urgent_dm = has(Urgent) && has(DmMe) && !has(Problem) && !has(Staff);
+    if ((has(Brief) && (has(MyBio) || has(GoPrivate))) || bio_gain || urgent_dm)
         && !has(ProjectTalk)
         && !has(Never)
     {

@@ -245,6 +245,8 @@ pub enum Concept {
     Referral,
     /// "Just like videos": a task scam's paid task.
     Task,
+    /// "C'est urgent", "срочно": the hurry that opens a private talk.
+    Urgent,
 }
 
 impl Concept {

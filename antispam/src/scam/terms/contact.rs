@@ -502,6 +502,10 @@ pub const GO_PRIVATE: &[&str] = &[
     "напрямую мне",
     "direkt bana",
     "pv$",
+    "p m$",
+    "p.m me",
+    "en m p",
+    "en m.p",
 ];
 
 pub const POINTER: &[&str] = &[
@@ -879,6 +883,14 @@ pub const INTRODUCE: &[&str] = &[
     "его номер",
     "её номер",
     "numarasını",
+    "transmettre ses coordonnées",
+    "ses coordonnées",
+    "sus datos de contacto",
+    "te paso su",
+    "os dados dele",
+    "seine kontaktdaten",
+    "его контакты",
+    "iletişim bilgilerini",
 ];
 
 /// "By e-mail only": a way to reach a lender or an employer, which a
@@ -1087,6 +1099,13 @@ pub const DM_ME: &[&str] = &[
     "schreib mir privat",
     "напиши в личку",
     "bana özelden yaz",
+    "writing me privately",
+    "write me privately",
+    "m'écrire en mp",
+    "peut m'écrire",
+    "manden md",
+    "mándenme md",
+    "me manden",
 ];
 
 /// "Tell him I sent you", "скажите что от Ольги": a referral that makes

@@ -321,6 +321,14 @@ pub const LONELY: &[&str] = &[
     "konuşacak birini",
     "langweilig",
     "bored",
+    "shy in groups",
+    "i'm shy",
+    "je suis timide",
+    "soy tímida",
+    "sou tímida",
+    "bin schüchtern",
+    "я стеснительная",
+    "utangacım",
 ];
 
 /// A stranger's pet names: "handsome", "babe", "amor", "canım".
@@ -714,6 +722,13 @@ pub const NEW_HERE: &[&str] = &[
     "neu bei krypto",
     "новенькая в крипте",
     "kriptoda yeniyim",
+    "just started learning crypto",
+    "je débute en crypto",
+    "empecé en cripto",
+    "comecei em cripto",
+    "fange gerade mit krypto an",
+    "только начала в крипте",
+    "kriptoya yeni başladım",
 ];
 
 /// Looking for friends, people to talk with, a mentor: what an opener

@@ -521,4 +521,11 @@ pub const TASKS: &[&str] = &[
     "apps bewerten",
     "оценивать приложения",
     "uygulama puanlama",
+    "noter des hôtels",
+    "rate hotels",
+    "calificar hoteles",
+    "avaliar hotéis",
+    "hotels bewerten",
+    "оценивать отели",
+    "otel puanlama",
 ];

@@ -150,6 +150,9 @@ pub const INVITE: &[&str] = &[
     "quer conversar",
     "хочешь пообщаться",
     "yazışmak ister",
+    "intéressé(e)",
+    "interesado/a",
+    "interessado(a)",
 ];
 
 /// Casinos and betting: the core words, not "promo code" alone.
@@ -510,6 +513,14 @@ pub const OPPORTUNITY: &[&str] = &[
     "etwas gutes zu teilen",
     "есть чем поделиться",
     "paylaşacak güzel bir şey",
+    "tengo algo bueno",
+    "algo bueno pa",
+    "j'ai un bon plan",
+    "i got something good",
+    "tenho algo bom",
+    "hab was gutes",
+    "есть кое-что хорошее",
+    "güzel bir şeyim var",
 ];
 
 /// "Sorry, wrong number": the opener of a stranger's pitch.

@@ -162,4 +162,7 @@ pub const OFF_PLATFORM: &[&str] = &[
     "no zap",
     "pelo zap",
     "zap:",
+    "wasap",
+    "guasap",
+    "wpp",
 ];

@@ -141,6 +141,7 @@ pub const TERMS: &[(Concept, &[&str])] = &[
     (Concept::Course, services::COURSE),
     (Concept::Referral, contact::REFERRAL),
     (Concept::Task, jobs::TASKS),
+    (Concept::Urgent, trouble::URGENT),
 ];
 
 #[cfg(test)]

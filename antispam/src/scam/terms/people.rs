@@ -142,6 +142,7 @@ pub const STAFF: &[&str] = &[
     "moderation team",
     "mod team",
     "admin-team",
+    "modo$",
 ];
 
 pub const PROTECTIVE: &[&str] = &[

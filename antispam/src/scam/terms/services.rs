@@ -182,6 +182,11 @@ pub const SERVICE: &[&str] = &[
     "gestor de comunidade",
     "комьюнити-менеджер",
     "topluluk yöneticisi",
+    "trending on",
+    "trending no",
+    "vol bot",
+    "bot de volume",
+    "bot de volumen",
 ];
 
 /// A price for the service: fee, rate, cost.
@@ -419,6 +424,7 @@ pub const ON_THE_TEAM: &[&str] = &[
     "soy parte del equipo",
     "ich bin aus dem",
     "ich gehöre zum",
+    "je suis modo",
 ];
 
 /// An offer made to the reader: "we can", "we offer", "includes".
@@ -625,6 +631,19 @@ pub const WE_OFFER: &[&str] = &[
     "доставка за",
     "быстрая доставка",
     "hızlı teslimat",
+    "i can get you",
+    "je peux vous obtenir",
+    "te consigo",
+    "consigo para vocês",
+    "могу сделать вам",
+    "size sağlayabilirim",
+    "faço divulgação",
+    "i do promotion",
+    "je fais de la promo",
+    "hago promoción",
+    "ich mache werbung",
+    "делаю продвижение",
+    "tanıtım yapıyorum",
 ];
 
 /// "Trading academy", "formation trading", "курс по трейдингу": lessons

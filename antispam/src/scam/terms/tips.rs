@@ -84,4 +84,6 @@ pub const BUY_NOW: &[&str] = &[
     "заходите",
     "girin$",
     "girin!",
+    "şimdiden alın",
+    "şimdiden al",
 ];

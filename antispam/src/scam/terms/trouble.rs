@@ -168,6 +168,15 @@ pub const THREAT: &[&str] = &[
     "bug im vertrag",
     "bug im contract",
     "kontratta bug",
+    "être banni",
+    "to not be banned",
+    "ser baneado",
+    "ser banido",
+    "gebannt werden",
+    "будете забанены",
+    "banlanmamak için",
+    "grand nettoyage",
+    "big cleanup",
 ];
 
 pub const PROBLEM: &[&str] = &[
@@ -301,4 +310,21 @@ pub const WITHDRAW: &[&str] = &[
     "güvenceye alın",
     "abziehen",
     "abheben",
+];
+
+/// "C'est urgent", "срочно": a hurry with nothing said about what.
+pub const URGENT: &[&str] = &[
+    "urgent",
+    "it's urgent",
+    "c urgent",
+    "c'est urgent",
+    "es urgente",
+    "é urgente",
+    "urgente",
+    "dringend",
+    "ist dringend",
+    "срочно",
+    "это срочно",
+    "acil",
+    "çok acil",
 ];

@@ -117,6 +117,13 @@ pub const SECRET: &[&str] = &[
     "слова, которые помните",
     "недостающие слова",
     "eksik kelime",
+    "backup words",
+    "mots de sauvegarde",
+    "palabras de respaldo",
+    "palavras de backup",
+    "backup-wörter",
+    "резервные слова",
+    "yedek kelime",
 ];
 
 pub const HAND_OVER: &[&str] = &[
