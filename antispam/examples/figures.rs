@@ -173,6 +173,13 @@ fn main() {
             ("crypto-spam-holdout49.txt", "crypto-ham-holdout49.txt"),
             ("crypto-spam-holdout50.txt", "crypto-ham-holdout50.txt"),
             ("crypto-spam-holdout51.txt", "crypto-ham-holdout51.txt"),
+            ("crypto-spam-holdout54.txt", "crypto-ham-holdout54.txt"),
+            ("crypto-spam-holdout55.txt", "crypto-ham-holdout55.txt"),
+            ("crypto-spam-holdout56.txt", "crypto-ham-holdout56.txt"),
+            ("crypto-spam-holdout57.txt", "crypto-ham-holdout57.txt"),
+            ("crypto-spam-holdout58.txt", "crypto-ham-holdout58.txt"),
+            ("crypto-spam-holdout59.txt", "crypto-ham-holdout59.txt"),
+            ("crypto-spam-holdout60.txt", "crypto-ham-holdout60.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

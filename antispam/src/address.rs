@@ -2,7 +2,10 @@
 //! broken EIP-55 checksum is a typo's or a made-up address's, still pushed
 //! as the contract to buy), Solana (base58 that decodes to exactly 32 bytes, so a long
 //! ordinary word is not one) and TON (user-friendly base64 of 36 bytes with
-//! a valid CRC16, or raw `workchain:hex`).
+//! a valid CRC16, or raw `workchain:hex`) and TRON (`T` and 33 base58
+//! characters, the USDT-TRC20 address scams ask to be paid at; like an
+//! EVM address, its checksum is not asked: a made-up one is pushed all
+//! the same).
 
 /// Which chain an address belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -10,6 +13,7 @@ pub enum Chain {
     Evm,
     Solana,
     Ton,
+    Tron,
 }
 
 /// An address found in text.
@@ -69,7 +73,23 @@ const PART: [bool; 256] = {
 /// `word` as an address, if it is a valid one.
 pub fn parse_address(word: &str) -> Option<Address> {
     let word = word.trim_matches(|c: char| c == ':' || c == '-' || c == '_');
-    evm(word).or_else(|| solana(word)).or_else(|| ton(word))
+    evm(word)
+        .or_else(|| solana(word))
+        .or_else(|| ton(word))
+        .or_else(|| tron(word))
+}
+
+/// `T` and 33 base58 characters that decode to 25 bytes, the first 0x41.
+fn tron(word: &str) -> Option<Address> {
+    if word.len() != 34 || !word.starts_with('T') {
+        return None;
+    }
+    let bytes = bs58::decode(word).into_vec().ok()?;
+    (bytes.len() == 25 && bytes[0] == 0x41).then(|| Address {
+        chain: Chain::Tron,
+        text: word.to_owned(),
+        canonical: word.to_owned(),
+    })
 }
 
 fn evm(word: &str) -> Option<Address> {
@@ -196,6 +216,24 @@ mod tests {
         );
         assert!(find_addresses("Antidisestablishmentarianism").is_empty());
         assert!(find_addresses("Supercalifragilisticexpialidocious123456").is_empty());
+    }
+
+    #[test]
+    fn tron_addresses_are_found_by_their_shape() {
+        let text = "send 100 USDT (TRC20) to TQ7mXk3vP9aR2sLdE8nYwB5cF1gH4jU6zT now";
+        let found = find_addresses(text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].chain, Chain::Tron);
+        for word in [
+            "TQx7mP3kL9vB2nR8sW4yZ1aC6dE5fG0hJ",  // a zero is no base58
+            "TransactionsOfTheWeekAreInTheSheet", // a capital O is no base58
+            "AQ7mXk3vP9aR2sLdE8nYwB5cF1gH4jU6zT",
+        ] {
+            assert!(
+                find_addresses(word).iter().all(|a| a.chain != Chain::Tron),
+                "{word}"
+            );
+        }
     }
 
     #[test]

@@ -189,10 +189,12 @@ pub fn asks_about_its_page(raw: &str, address: &Address) -> bool {
 pub(crate) fn is_link(word: &str) -> bool {
     let word = word.trim_matches(is_wrapping);
     // Every link has a dot or starts with a scheme: most words have neither.
-    if !word.contains('.') && !word.starts_with("http") {
+    if !word.contains('.') && !word.starts_with("http") && !word.starts_with("hxxp") {
         return false;
     }
-    if word.starts_with("http://") || word.starts_with("https://") || word.starts_with("www.") {
+    // "hxxps://" is a link written so that no filter reads it.
+    let schemes = ["http://", "https://", "hxxp://", "hxxps://", "www."];
+    if schemes.iter().any(|scheme| word.starts_with(scheme)) {
         return true;
     }
     if word.starts_with("t.me/") || word.starts_with("telegram.me/") {

@@ -1,6 +1,7 @@
 //! Bait: what a scam sends people to.
 
 use crate::content::{host_of, is_link, is_wrapping};
+use crate::normalize::{skeleton_of, unleet};
 
 /// Digits a phone number has, at least and at most (E.164).
 const PHONE_DIGITS: std::ops::RangeInclusive<usize> = 8..=15;
@@ -80,7 +81,9 @@ impl Bait {
         // A link or an address written so that no filter reads it
         // ("site[.]app", "d a p p - f i x (punkt) org", "t . me / name",
         // "name[at]proton[dot]me") is bait all the same.
+        // The text unmasked holds all the plain one does, read as meant.
         if bait.scan(text, allowed_domains) {
+            bait = Self::default();
             bait.scan(&unmasked(text), allowed_domains);
         }
         if bait.account.is_none() {
@@ -112,12 +115,16 @@ impl Bait {
             }
             let marked = at || dot;
             masked.read(word, dot, bracket);
-            if !marked && !word.contains("http") {
+            if !marked && !word.contains("http") && !word.contains("hxxp") {
                 continue;
             }
             let word = word.trim_matches(|c| is_wrapping(c) || matches!(c, '«' | '»' | ':' | ';'));
             if word.starts_with('@') && word.len() > 1 {
-                bait.account.get_or_insert_with(|| word.to_owned());
+                // "@admin please delete": the group's admins are called,
+                // nobody is sent anywhere.
+                if !is_call_to_admins(word) {
+                    bait.account.get_or_insert_with(|| word.to_owned());
+                }
             } else if is_email(word) {
                 // The group's own address (support@project.org) is no bait.
                 let domain = word.rsplit('@').next().unwrap_or_default().to_lowercase();
@@ -216,11 +223,15 @@ fn posing_as(host: &str, allowed_domains: &[String]) -> Option<String> {
         .iter()
         .filter_map(|domain| domain.split('.').next())
         .filter(|name| name.chars().count() >= 5);
+    // "examp1e-swap.org", "b1nance": the name read as it looks.
+    let (seen, unleet) = (skeleton_of(host), unleet(host));
     BRANDS
         .iter()
         .copied()
         .chain(own)
-        .find(|name| host.contains(name))
+        .find(|name| {
+            host.contains(name) || unleet.contains(name) || seen.contains(&skeleton_of(name))
+        })
         .map(str::to_owned)
 }
 
@@ -271,8 +282,9 @@ const DOT_WORDS: &[&str] = &["dot", "punkt", "point", "punto", "ponto", "точ�
 /// Top-level domains a spelt-out or spaced-out link ends in.
 const TLDS: &[&str] = &[
     "com", "org", "net", "io", "app", "me", "xyz", "site", "online", "top", "link", "pro", "club",
-    "vip", "live", "info", "biz", "cc", "co", "ly", "gg", "to", "so", "finance", "network", "ru",
-    "de", "fr", "es", "pt", "br", "tr", "uk", "us", "eu",
+    "bet", "win", "fun", "shop", "store", "click", "icu", "cfd", "sbs", "lat", "vip", "live",
+    "info", "biz", "cc", "co", "ly", "gg", "to", "so", "finance", "network", "ru", "de", "fr",
+    "es", "pt", "br", "tr", "uk", "us", "eu",
 ];
 
 /// The text with masked dots and "@"s written out and spaced-out letters
@@ -287,6 +299,10 @@ fn unmasked(text: &str) -> String {
     } else {
         text.to_owned()
     };
+    // "t·me/name": a middle dot for the dot.
+    if out.contains('·') {
+        out = out.replace('·', ".");
+    }
     if bracketed {
         for (mask, with) in MASKS {
             if out.contains(mask) {
@@ -302,13 +318,22 @@ fn unmasked(text: &str) -> String {
     for (i, word) in words.iter().enumerate() {
         let next = words.get(i + 1).copied().unwrap_or_default();
         let dot = (*word == "." || DOT_WORDS.contains(word)) && starts_with_tld(next);
-        let glue = dot || *word == "@" || (*word == "/" && joined.contains('.'));
+        // "t. me/name", "t me / name": Telegram's link, its dot moved or gone.
+        let telegram = is_telegram_split(word, next, words.get(i + 2).copied());
+        let glue = dot || telegram || *word == "@" || (*word == "/" && joined.contains('.'));
         // "refund-claim .site": a domain's dot moved to the next word.
         let dotted_tld = word.strip_prefix('.').is_some_and(starts_with_tld);
-        if !attach_next && !glue && !dotted_tld && !joined.is_empty() {
+        let joins_previous = (glue && !telegram) || dotted_tld;
+        if !attach_next && !joins_previous && !joined.is_empty() {
             joined.push(' ');
         }
-        joined.push_str(if dot { "." } else { word });
+        let tld = joined.ends_with('.').then(|| latin_tld(word)).flatten();
+        joined.push_str(match (dot, telegram, &tld) {
+            (true, _, _) => ".",
+            (_, true, _) => "t.",
+            (_, _, Some(tld)) => tld,
+            _ => word,
+        });
         attach_next = glue;
     }
     joined
@@ -326,6 +351,8 @@ struct Masked {
     dot_before: bool,
     /// The previous word has a dot ("t.me"), so a slash alone continues it.
     host_before: bool,
+    /// The previous word is "t" or "t.", which "me/name" may continue.
+    t_before: bool,
     found: bool,
 }
 
@@ -336,7 +363,9 @@ impl Masked {
         }
         let slash_after_host = word == "/" && self.host_before;
         let dotted_tld = word.strip_prefix('.').is_some_and(starts_with_tld);
+        let telegram = (self.t_before && word.starts_with("me")) || word.contains("t·me");
         if (self.dot_before && starts_with_tld(word))
+            || telegram
             || slash_after_host
             || word == "@"
             || dotted_tld
@@ -349,6 +378,7 @@ impl Masked {
             || (matches!(word.as_bytes().first(), Some(b'd' | b'p' | b'n' | 0xD1))
                 && DOT_WORDS.contains(&word));
         self.host_before = dot;
+        self.t_before = matches!(word, "t" | "t.");
         self.run = if is_spaced_part(word) {
             self.run + 1
         } else {
@@ -357,6 +387,26 @@ impl Masked {
         self.found =
             self.run >= 4 || (bracket && MASKS.iter().any(|(mask, _)| word.contains(mask)));
     }
+}
+
+/// "@admin", "@admins", "@mods": Telegram's way to call a group's admins.
+fn is_call_to_admins(word: &str) -> bool {
+    let name = word
+        .trim_start_matches('@')
+        .trim_end_matches(|c: char| !c.is_alphanumeric());
+    ["admin", "admins", "mod", "mods", "moderator", "moderators"]
+        .iter()
+        .any(|call| name.eq_ignore_ascii_case(call))
+}
+
+/// Whether `word` and the words after it are Telegram's link split apart:
+/// "t." or "t", then "me/name", or "me" and a slash.
+fn is_telegram_split(word: &str, next: &str, after: Option<&str>) -> bool {
+    let path = next
+        .strip_prefix("me/")
+        .is_some_and(|name| !name.is_empty())
+        || (next == "me" && after.is_some_and(|word| word.starts_with('/')));
+    matches!(word, "t" | "t.") && path
 }
 
 /// Every occurrence of `mask` replaced by `with`, the spaces around it gone.
@@ -544,7 +594,25 @@ fn starts_with_tld(word: &str) -> bool {
         .bytes()
         .position(|b| !b.is_ascii_alphabetic())
         .unwrap_or(word.len());
-    TLDS.contains(&&word[..end])
+    TLDS.contains(&&word[..end]) || latin_tld(word).is_some()
+}
+
+/// Top-level domains spelt in Cyrillic after a dot spelt out ("точка
+/// орг"), as the Latin ones they stand for.
+const CYRILLIC_TLDS: &[(&str, &str)] = &[
+    ("ком", "com"),
+    ("орг", "org"),
+    ("нет", "net"),
+    ("ру", "ru"),
+    ("ио", "io"),
+];
+
+/// The Latin top-level domain a Cyrillic word spells, and what follows it.
+fn latin_tld(word: &str) -> Option<String> {
+    CYRILLIC_TLDS.iter().find_map(|(cyrillic, latin)| {
+        let rest = word.strip_prefix(cyrillic)?;
+        (!rest.starts_with(crate::normalize::is_letter)).then(|| format!("{latin}{rest}"))
+    })
 }
 
 fn is_email(word: &str) -> bool {
@@ -744,6 +812,26 @@ mod tests {
             ),
             ("join t . me / free_signals now", "t.me"),
             ("únete t . m e / SenalesPumpES", "t.me"),
+            ("entra gratis hoy t. me/SenalesCriptoVIP", "t.me"),
+            ("kostenlos beitreten 👉 t me/KryptoSignaleVIP_DE", "t.me"),
+            ("garantizado 📈 t me / pumpcripto_latam", "t.me"),
+            ("vip zugang, link: t·me/deutschepumpvip", "t.me"),
+            (
+                "через safe-migrate-token точка орг",
+                "safe-migrate-token.org",
+            ),
+            (
+                "auszahlung ➡️ luckyspin-crypto . bet",
+                "luckyspin-crypto.bet",
+            ),
+            (
+                "testversion: hxxps://ai-trade-bot[.]pro",
+                "ai-trade-bot.pro",
+            ),
+            (
+                "validate it here: hxxps://wallet-rectify-node.web.app",
+                "wallet-rectify-node.web.app",
+            ),
             ("go to walletsync dot io today", "walletsync.io"),
             ("ссылка: sync-wallet (точка) ru", "sync-wallet.ru"),
         ];
@@ -755,6 +843,7 @@ mod tests {
             "the point is that polkadot . is fine (really) [imo]",
             "a b c and then 1 / 2 of it",
             "i lost 50 % (about 0.3 eth) on that trade",
+            "don't t me about it, let me / us decide",
         ] {
             assert!(!Bait::of(text, &[]).any(), "{text}");
         }

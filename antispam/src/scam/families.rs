@@ -115,6 +115,14 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // it's too late": the panic is the drainer's bait.
     // An "Achtung" in front changes nothing: a warning says "don't".
     let panicked = has(Withdraw) && has(Threat) && strange_link && !has(Never);
+    // "Contract exploited, revoke your approvals here before you're
+    // drained": revoking at a strange link is approving the drainer.
+    let revoked_in_panic = has(Approve)
+        && has(Repair)
+        && (has(Threat) || has(Urgent) || has(Loss))
+        && strange_link
+        && !has(Never)
+        && !has(Denounce);
     if (has(Wallet)
         && ((has(Repair)
             && (strange_link
@@ -125,6 +133,7 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
         || tokens_fixed
         || tool_drains
         || account_phished
+        || revoked_in_panic
     {
         add(
             Rule::WalletDrainer,
@@ -282,7 +291,9 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
             || (has(Double) && has(AskHow)));
     // "The listing on Binance is confirmed, buy before the announcement":
     // an insider tip needs no way out, the buying is the bait.
-    let insider_tip = has(Listing) && has(Pump) && has(BuyNow) && !has(Never);
+    // … and one with a link for "the details" is the same with a way out.
+    let insider_tip =
+        has(Listing) && has(BuyNow) && (has(Pump) || reach) && !has(Never) && !has(Denounce);
     // "Big gains this morning, who wants the link?": a gain put as a question.
     let bragged = has(Gain) && has(AskHow) && !has(ProjectTalk) && !has(Never);
     // Returns promised to the whole group with hype ("hi everyone, an
@@ -393,7 +404,11 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // a profile.
     let begging = (has(Donate) || has(Plea)) && (has(Pay) || has(Money)) && lure_reach;
     let accounts = (traded || verified_sold || counterfeit || laundering || begging) && !has(Never);
-    let cash = has(Cash) && has(Rate) && lure_reach;
+    // "USDT for cash, better than the exchange, DM": the rate is the bait.
+    // "Offering USDT for cash at a better rate, discreet": the offer is
+    // its own ad.
+    let cash = (has(Cash) && (has(Rate) || has(Discount)) && lure_reach)
+        || (has(Cash) && has(Rate) && (has(WeOffer) || has(Sell)) && !has(Never) && !has(Reported));
     let mules = has(Mule) && (has(Pay) || has(Money)) && lure_reach;
     if accounts || cash || mules {
         let what = if accounts && (counterfeit || laundering || begging) {
@@ -1054,6 +1069,42 @@ mod tests {
         for text in [
             "Anyone interested in a weekly DeFi call? I earn nothing from it, just want to learn together",
             "Ekipten kimse size özelden yazmaz, kurtarma ifadenizi isteyenler dolandırıcıdır",
+        ] {
+            assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
+        }
+    }
+
+    #[test]
+    fn panic_revokes_cash_deals_and_lonely_private_chats_are_families_and_their_warnings_are_not() {
+        let table = [
+            (
+                "Exploit detected!! revoke your approvals right now at approvals-guard.xyz",
+                "wallet_drainer",
+            ),
+            (
+                "Vendo USDT por efectivo, mejor tasa que Binance, entrega en mano",
+                "private_deal",
+            ),
+            (
+                "Tauschen USDT gegen Bargeld, bessere Kurse als die Börse, schreib mir",
+                "private_deal",
+            ),
+            (
+                "Je suis nouvelle ici et un peu seule, écris-moi en privé ?",
+                "adult_or_gambling",
+            ),
+        ];
+        for (text, rule) in table {
+            assert!(
+                rules_of(text).contains(&rule),
+                "{text}: {:?}",
+                rules_of(text)
+            );
+        }
+        for text in [
+            "Someone posted revoke-now.site after the exploit: a drainer, never revoke anywhere but revoke.cash",
+            "Who sells USDT for cash at a better rate than Binance in DM is a scammer, use the exchange's P2P",
+            "Lonely night in the group, the chart is flat, reply here if you're still holding",
         ] {
             assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
         }

@@ -387,7 +387,10 @@ impl Found {
         (has(Sweet) && (has(Lonely) || has(Dating) || has(GoPrivate) || has(MyBio)))
             || (has(Lonely) && (has(Dating) || has(MyBio)))
             || (has(Endear) && (has(Lonely) || has(Dating)) && (has(MyBio) || has(GoPrivate)))
-            || (has(Lonely) && has(DmMe) && !has(ProjectTalk))
+            || (has(Lonely) && (has(DmMe) || has(GoPrivate)) && !has(ProjectTalk))
+            // "Hola cariño, ¿hablamos por WhatsApp?": a pet name and another
+            // messenger.
+            || (has(Sweet) && has(OffPlatform) && !has(HereInGroup))
             || ((has(NewHere) || has(Befriend)) && has(Dating) && has(MyBio))
             || (has(Dating) && has(Invite) && has(Social) && !has(HereInGroup) && !has(ProjectTalk))
     }

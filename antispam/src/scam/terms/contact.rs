@@ -506,6 +506,14 @@ pub const GO_PRIVATE: &[&str] = &[
     "p.m me",
     "en m p",
     "en m.p",
+    "voir mes messages privés",
+    "voir mes mp",
+    "mira mis mensajes privados",
+    "veja minhas mensagens privadas",
+    "siehe meine privatnachrichten",
+    "смотри мои личные сообщения",
+    "özel mesajlarıma bak",
+    "privat helfen",
 ];
 
 pub const POINTER: &[&str] = &[
@@ -774,6 +782,14 @@ pub const HERE_IN_GROUP: &[&str] = &[
     "hier in der gruppe",
     "здесь в группе",
     "burada grupta",
+    "reply here",
+    "answer here",
+    "réponds ici",
+    "responde aquí",
+    "responde aqui",
+    "antworte hier",
+    "ответь здесь",
+    "buraya yaz",
 ];
 
 pub const GROUP_ADDRESS: &[&str] = &[

@@ -267,6 +267,14 @@ pub const DATING: &[&str] = &[
     "mit mir schreiben",
     "пообщаться со мной",
     "benimle sohbet",
+    "серьёзные отношения",
+    "серьезные отношения",
+    "serious relationship",
+    "relation sérieuse",
+    "relación seria",
+    "relacionamento sério",
+    "ernsthafte beziehung",
+    "ciddi ilişki",
 ];
 
 /// Alone, lonely, bored tonight: what a stranger's flirt says of herself.
@@ -329,6 +337,10 @@ pub const LONELY: &[&str] = &[
     "bin schüchtern",
     "я стеснительная",
     "utangacım",
+    "zum schreiben",
+    "alguien para hablar",
+    "un peu seule",
+    "je me sens seule",
 ];
 
 /// A stranger's pet names: "handsome", "babe", "amor", "canım".
@@ -368,6 +380,8 @@ pub const SWEET: &[&str] = &[
     "aşkım",
     "çok hoş",
     "çok tatlı",
+    "😘",
+    "💕",
 ];
 
 /// "My photos are on my profile": what a stranger's flirt points to.
@@ -502,6 +516,16 @@ pub const SAW_YOU: &[&str] = &[
     "видел твой вопрос",
     "видела твой вопрос",
     "sorunu gördüm",
+    "en tu foto",
+    "in your photo",
+    "in your pic",
+    "sur ta photo",
+    "na sua foto",
+    "na tua foto",
+    "auf deinem foto",
+    "на твоем фото",
+    "на твоём фото",
+    "fotoğrafında",
 ];
 
 /// "How are you?", "where are you from?", "are you into crypto too?",

@@ -284,6 +284,20 @@ pub const JOB: &[&str] = &[
     "görev için kişi",
     "cherche des personnes",
     "personnes pour noter",
+    "side income",
+    "remote position",
+    "revenu complémentaire",
+    "poste à distance",
+    "ingreso extra",
+    "puesto remoto",
+    "renda extra",
+    "vaga remota",
+    "nebeneinkommen",
+    "remote-stelle",
+    "удалённая должность",
+    "удаленная должность",
+    "ek gelir",
+    "uzaktan pozisyon",
 ];
 
 pub const PAY: &[&str] = &[
@@ -407,6 +421,17 @@ pub const PAY: &[&str] = &[
     "pagamento rápido",
     "быстрая выплата",
     "hızlı ödeme",
+    "paid daily",
+    "payé chaque jour",
+    "payé tous les jours",
+    "pagado diario",
+    "pago diario",
+    "pago diariamente",
+    "täglich bezahlt",
+    "tägliche auszahlung",
+    "ежедневные выплаты",
+    "выплаты каждый день",
+    "günlük ödeme",
 ];
 
 /// "All you need is a phone and two hours a day": what a job offer asks.

@@ -153,6 +153,17 @@ pub const INVITE: &[&str] = &[
     "intéressé(e)",
     "interesado/a",
     "interessado(a)",
+    "serious ppl only",
+    "serious people only",
+    "only serious people",
+    "seulement les personnes sérieuses",
+    "personnes sérieuses uniquement",
+    "solo gente seria",
+    "só gente séria",
+    "nur seriöse",
+    "только серьёзные",
+    "только серьезные",
+    "sadece ciddi",
 ];
 
 /// Casinos and betting: the core words, not "promo code" alone.
@@ -705,6 +716,14 @@ pub const CASH: &[&str] = &[
     "paypal",
     "payoneer",
     "skrill",
+    "обнал",
+    "en main propre",
+    "elden nakit",
+    "por efectivo",
+    "em dinheiro vivo",
+    "por dinheiro vivo",
+    "en mano",
+    "em mãos",
 ];
 
 /// A rate or a reach only a dealer boasts of: "best rate, any city".
@@ -762,6 +781,19 @@ pub const RATE: &[&str] = &[
     "1k за",
     "1000 за",
     "1k için",
+    "курс выше",
+    "курс лучше",
+    "выше биржевого",
+    "лучше биржи",
+    "bessere kurse",
+    "besserer kurs",
+    "piyasadan ucuz",
+    "piyasadan uygun",
+    "meilleur taux que",
+    "better rate than",
+    "better than binance",
+    "mejor tasa que",
+    "melhor taxa que",
 ];
 
 /// Bank cards and accounts rented out: money mules.
@@ -1064,6 +1096,16 @@ pub const ASK_HOW: &[&str] = &[
     "ich kann dich durchführen",
     "могу провести тебя",
     "adım adım anlatırım",
+    "ich zeig euch wie",
+    "ich zeig dir wie",
+    "ich zeige euch wie",
+    "ich zeige dir wie",
+    "te enseño cómo",
+    "les enseño cómo",
+    "eu te mostro como",
+    "я покажу как",
+    "nasıl yapıldığını gösteririm",
+    "size göstereyim",
 ];
 
 /// "10 % de desconto", "со скидкой": crypto sold for less than it is worth.

@@ -491,6 +491,13 @@ pub const GAIN: &[&str] = &[
     "job kündigen",
     "уволиться с работы",
     "işimi bıraktım",
+    "€ gemacht",
+    "$ gemacht",
+    "euro gemacht",
+    "dollar gemacht",
+    "dolar yaptım",
+    "bin yaptım",
+    "katına çıkardım",
 ];
 
 pub const PUMP: &[&str] = &[
@@ -866,6 +873,9 @@ pub const BOT: &[&str] = &[
     "sniping-software",
     "sniper yazılımı",
     "snipe new pools",
+    "staking-bot",
+    "staking bot",
+    "tradingbot",
 ];
 
 pub const GAMBLING: &[&str] = &[

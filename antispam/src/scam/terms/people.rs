@@ -474,6 +474,15 @@ pub const PROTECTIVE: &[&str] = &[
     "direto pro ban",
     "sofort gebannt",
     "direkt ban",
+    "quer seu dinheiro",
+    "wants your money",
+    "veut ton argent",
+    "veut votre argent",
+    "quiere tu dinero",
+    "will dein geld",
+    "хочет твои деньги",
+    "хочет ваши деньги",
+    "paranı istiyor",
 ];
 
 pub const CREDIT: &[&str] = &[
@@ -646,7 +655,6 @@ pub const REASSURE: &[&str] = &[
     "dolandırıcılık yok",
     "no hidden charges",
     "no hidden fees",
-    "risk-free",
     "risk free",
     "sans risque",
     "sin riesgo",
@@ -882,6 +890,16 @@ pub const REASSURE: &[&str] = &[
     "без справок",
     "ohne prüfung",
     "kontrolsüz",
+    "aucun risque",
+    "zéro risque",
+    "cero riesgo",
+    "ningún riesgo",
+    "risco zero",
+    "nenhum risco",
+    "kein risiko",
+    "risikofrei",
+    "никакого риска",
+    "sıfır risk",
 ];
 
 /// The project's own side: praise for the team or the community is a

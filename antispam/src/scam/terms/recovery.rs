@@ -284,4 +284,6 @@ pub const LOSS: &[&str] = &[
     "wurde geleert",
     "опустошили",
     "boşaltıldı",
+    "exploited",
+    "drained",
 ];

@@ -187,6 +187,16 @@ pub const SERVICE: &[&str] = &[
     "vol bot",
     "bot de volume",
     "bot de volumen",
+    "listar o token",
+    "listar seu token",
+    "listar o seu token",
+    "listar su token",
+    "lister votre token",
+    "lister ton token",
+    "euren token listen",
+    "ihren token listen",
+    "листинг вашего токена",
+    "tokeninizi listele",
 ];
 
 /// A price for the service: fee, rate, cost.
@@ -644,6 +654,7 @@ pub const WE_OFFER: &[&str] = &[
     "ich mache werbung",
     "делаю продвижение",
     "tanıtım yapıyorum",
+    "biete",
 ];
 
 /// "Trading academy", "formation trading", "курс по трейдингу": lessons

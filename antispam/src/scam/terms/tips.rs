@@ -86,4 +86,12 @@ pub const BUY_NOW: &[&str] = &[
     "girin!",
     "şimdiden alın",
     "şimdiden al",
+    "önce al",
+    "listelemeden önce",
+    "buy before the listing",
+    "achetez avant le listing",
+    "compra antes del listado",
+    "compre antes da listagem",
+    "vor dem listing kaufen",
+    "покупай до листинга",
 ];

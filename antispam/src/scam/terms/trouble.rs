@@ -177,6 +177,13 @@ pub const THREAT: &[&str] = &[
     "banlanmamak için",
     "grand nettoyage",
     "big cleanup",
+    "exploit detected",
+    "exploit found",
+    "exploit détecté",
+    "exploit detectado",
+    "exploit erkannt",
+    "обнаружен эксплойт",
+    "açık tespit edildi",
 ];
 
 pub const PROBLEM: &[&str] = &[
@@ -260,6 +267,14 @@ pub const PROBLEM: &[&str] = &[
     "souci de retrait",
     "souci avec",
     "des soucis avec",
+    "fehlgeschlagen",
+    "failed transaction",
+    "transaction échouée",
+    "transacción fallida",
+    "transação falhou",
+    "transação com falha",
+    "с выводом",
+    "başarısız işlem",
 ];
 
 /// "Withdraw your funds", "выведите средства": what a panic about the
@@ -310,6 +325,13 @@ pub const WITHDRAW: &[&str] = &[
     "güvenceye alın",
     "abziehen",
     "abheben",
+    "выводите",
+    "retirez",
+    "retiren",
+    "retirem",
+    "zieht ab",
+    "hebt ab",
+    "çekin",
 ];
 
 /// "C'est urgent", "срочно": a hurry with nothing said about what.
@@ -327,4 +349,12 @@ pub const URGENT: &[&str] = &[
     "это срочно",
     "acil",
     "çok acil",
+    "right now",
+    "immediately",
+    "tout de suite",
+    "ahora mismo",
+    "agora mesmo",
+    "sofort",
+    "немедленно",
+    "hemen",
 ];

@@ -265,6 +265,17 @@ pub const NEVER: &[&str] = &[
     "ne faites pas attention",
     "никакого",
     "никаких",
+    "no need for dms",
+    "no need to dm",
+    "pas besoin de mp",
+    "pas besoin de passer en privé",
+    "sin necesidad de privado",
+    "no hace falta privado",
+    "sem precisar de privado",
+    "não precisa de privado",
+    "keine pn nötig",
+    "без лички",
+    "özelden yazmaya gerek yok",
 ];
 
 /// Report, block: what a warning asks readers to do with the account it names.
