@@ -180,6 +180,8 @@ fn main() {
             ("crypto-spam-holdout58.txt", "crypto-ham-holdout58.txt"),
             ("crypto-spam-holdout59.txt", "crypto-ham-holdout59.txt"),
             ("crypto-spam-holdout60.txt", "crypto-ham-holdout60.txt"),
+            ("crypto-spam-holdout61.txt", "crypto-ham-holdout61.txt"),
+            ("crypto-spam-holdout62.txt", "crypto-ham-holdout62.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

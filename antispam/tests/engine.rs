@@ -127,6 +127,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout58.txt",
         "crypto-spam-holdout59.txt",
         "crypto-spam-holdout60.txt",
+        "crypto-spam-holdout61.txt",
+        "crypto-spam-holdout62.txt",
     ]
     .map(lines)
     .concat();
@@ -207,6 +209,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout58.txt",
         "crypto-ham-holdout59.txt",
         "crypto-ham-holdout60.txt",
+        "crypto-ham-holdout61.txt",
+        "crypto-ham-holdout62.txt",
     ]
     .map(lines)
     .concat();

@@ -119,6 +119,11 @@ impl Bait {
                 continue;
             }
             let word = word.trim_matches(|c| is_wrapping(c) || matches!(c, '«' | '»' | ':' | ';'));
+            // "site[.]net'e gir": a Turkish case ending after the link.
+            let word = match word.split_once(['\'', '’']) {
+                Some((link, _)) if dot && link.contains('.') => link,
+                _ => word,
+            };
             if word.starts_with('@') && word.len() > 1 {
                 // "@admin please delete": the group's admins are called,
                 // nobody is sent anywhere.
@@ -320,10 +325,13 @@ fn unmasked(text: &str) -> String {
         let dot = (*word == "." || DOT_WORDS.contains(word)) && starts_with_tld(next);
         // "t. me/name", "t me / name": Telegram's link, its dot moved or gone.
         let telegram = is_telegram_split(word, next, words.get(i + 2).copied());
-        let glue = dot || telegram || *word == "@" || (*word == "/" && joined.contains('.'));
+        // "revoke-now. net": the space after the dot.
+        let spaced_tld = is_spaced_domain(word, next);
+        let glue =
+            dot || telegram || *word == "@" || (*word == "/" && joined.contains('.')) || spaced_tld;
         // "refund-claim .site": a domain's dot moved to the next word.
         let dotted_tld = word.strip_prefix('.').is_some_and(starts_with_tld);
-        let joins_previous = (glue && !telegram) || dotted_tld;
+        let joins_previous = (glue && !telegram && !spaced_tld) || dotted_tld;
         if !attach_next && !joins_previous && !joined.is_empty() {
             joined.push(' ');
         }
@@ -353,6 +361,9 @@ struct Masked {
     host_before: bool,
     /// The previous word is "t" or "t.", which "me/name" may continue.
     t_before: bool,
+    /// The previous word, if it may be a domain cut after its dot
+    /// ("revoke-now." before "net").
+    previous: String,
     found: bool,
 }
 
@@ -364,8 +375,10 @@ impl Masked {
         let slash_after_host = word == "/" && self.host_before;
         let dotted_tld = word.strip_prefix('.').is_some_and(starts_with_tld);
         let telegram = (self.t_before && word.starts_with("me")) || word.contains("t·me");
+        let spaced_tld = is_spaced_domain(&self.previous, word);
         if (self.dot_before && starts_with_tld(word))
             || telegram
+            || spaced_tld
             || slash_after_host
             || word == "@"
             || dotted_tld
@@ -379,6 +392,10 @@ impl Masked {
                 && DOT_WORDS.contains(&word));
         self.host_before = dot;
         self.t_before = matches!(word, "t" | "t.");
+        self.previous.clear();
+        if word.ends_with('.') && word.contains('-') {
+            self.previous.push_str(word);
+        }
         self.run = if is_spaced_part(word) {
             self.run + 1
         } else {
@@ -388,6 +405,25 @@ impl Masked {
             self.run >= 4 || (bracket && MASKS.iter().any(|(mask, _)| word.contains(mask)));
     }
 }
+
+/// "revoke-now. net": a hyphenated name, its dot, and a top-level domain
+/// alone (an ordinary sentence's end is no domain: "sold. me too").
+fn is_spaced_domain(word: &str, next: &str) -> bool {
+    let Some(name) = word.strip_suffix('.') else {
+        return false;
+    };
+    let tld = next.trim_end_matches(|c: char| !c.is_alphanumeric());
+    name.contains('-')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '-')
+        && SPACED_TLDS.contains(&tld)
+}
+
+/// Top-level domains read after a dot and a space: none of them a word a
+/// sentence may start with.
+const SPACED_TLDS: &[&str] = &[
+    "com", "org", "net", "io", "app", "xyz", "site", "online", "info", "biz", "bet", "finance",
+    "ru",
+];
 
 /// "@admin", "@admins", "@mods": Telegram's way to call a group's admins.
 fn is_call_to_admins(word: &str) -> bool {
@@ -825,6 +861,14 @@ mod tests {
                 "luckyspin-crypto.bet",
             ),
             (
+                "sofort widerrufen auf revoke-tokens-now. net",
+                "revoke-tokens-now.net",
+            ),
+            (
+                "cuzdan-dogrula[.]net'e gir, 12 kelimeni yaz",
+                "cuzdan-dogrula.net",
+            ),
+            (
                 "testversion: hxxps://ai-trade-bot[.]pro",
                 "ai-trade-bot.pro",
             ),
@@ -844,6 +888,8 @@ mod tests {
             "a b c and then 1 / 2 of it",
             "i lost 50 % (about 0.3 eth) on that trade",
             "don't t me about it, let me / us decide",
+            "that's the end. net profit was small, i sold. me too",
+            "i'm in it long-term. so what, short-term. live with it",
         ] {
             assert!(!Bait::of(text, &[]).any(), "{text}");
         }

@@ -114,15 +114,17 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // "A bug in the contract, withdraw your funds at this link before
     // it's too late": the panic is the drainer's bait.
     // An "Achtung" in front changes nothing: a warning says "don't".
-    let panicked = has(Withdraw) && has(Threat) && strange_link && !has(Never);
+    // … or a hack told with "urgently" ("контракт взломан, срочно выведите").
+    let panicked =
+        has(Withdraw) && (has(Threat) || (has(Urgent) && has(Loss))) && strange_link && !has(Never);
     // "Contract exploited, revoke your approvals here before you're
-    // drained": revoking at a strange link is approving the drainer.
+    // drained": revoking at a strange link is approving the drainer, even
+    // under a "WARNING:" (a warning says where not to go).
     let revoked_in_panic = has(Approve)
         && has(Repair)
         && (has(Threat) || has(Urgent) || has(Loss))
         && strange_link
-        && !has(Never)
-        && !has(Denounce);
+        && !has(Never);
     if (has(Wallet)
         && ((has(Repair)
             && (strange_link

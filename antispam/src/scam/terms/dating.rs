@@ -382,6 +382,14 @@ pub const SWEET: &[&str] = &[
     "çok tatlı",
     "😘",
     "💕",
+    "💌",
+    "finde dich sympathisch",
+    "you seem very nice",
+    "tu as l'air gentil",
+    "pareces muy amable",
+    "você parece legal",
+    "ты кажешься милым",
+    "çok tatlı görünüyorsun",
 ];
 
 /// "My photos are on my profile": what a stranger's flirt points to.
@@ -526,6 +534,15 @@ pub const SAW_YOU: &[&str] = &[
     "на твоем фото",
     "на твоём фото",
     "fotoğrafında",
+    "saw you in this group",
+    "saw you in the group",
+    "je t'ai vu dans le groupe",
+    "te vi en el grupo",
+    "te vi no grupo",
+    "dich in der gruppe gesehen",
+    "увидел тебя в группе",
+    "увидела тебя в группе",
+    "seni grupta gördüm",
 ];
 
 /// "How are you?", "where are you from?", "are you into crypto too?",

@@ -655,6 +655,15 @@ pub const WE_OFFER: &[&str] = &[
     "делаю продвижение",
     "tanıtım yapıyorum",
     "biete",
+    "mandar proposta",
+    "enviar proposta",
+    "send you a proposal",
+    "send a proposal",
+    "envoyer une proposition",
+    "enviar una propuesta",
+    "ein angebot schicken",
+    "отправить предложение",
+    "teklif gönder",
 ];
 
 /// "Trading academy", "formation trading", "курс по трейдингу": lessons

@@ -184,6 +184,18 @@ pub const THREAT: &[&str] = &[
     "exploit erkannt",
     "обнаружен эксплойт",
     "açık tespit edildi",
+    "иначе потеряете",
+    "or you will lose",
+    "or you'll lose",
+    "sinon vous perdrez",
+    "o perderás",
+    "o perderán",
+    "ou perderá",
+    "sonst verlierst",
+    "sonst verlieren",
+    "yoksa kaybedersiniz",
+    "yoksa kaybedersin",
+    "sonst verliert",
 ];
 
 pub const PROBLEM: &[&str] = &[
@@ -332,6 +344,9 @@ pub const WITHDRAW: &[&str] = &[
     "zieht ab",
     "hebt ab",
     "çekin",
+    "zieht alles ab",
+    "zieht sofort",
+    "alles abziehen",
 ];
 
 /// "C'est urgent", "срочно": a hurry with nothing said about what.
