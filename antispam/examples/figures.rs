@@ -182,6 +182,8 @@ fn main() {
             ("crypto-spam-holdout60.txt", "crypto-ham-holdout60.txt"),
             ("crypto-spam-holdout61.txt", "crypto-ham-holdout61.txt"),
             ("crypto-spam-holdout62.txt", "crypto-ham-holdout62.txt"),
+            ("crypto-spam-holdout63.txt", "crypto-ham-holdout63.txt"),
+            ("crypto-spam-holdout64.txt", "crypto-ham-holdout64.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -129,6 +129,8 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout60.txt",
         "crypto-spam-holdout61.txt",
         "crypto-spam-holdout62.txt",
+        "crypto-spam-holdout63.txt",
+        "crypto-spam-holdout64.txt",
     ]
     .map(lines)
     .concat();
@@ -211,6 +213,8 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout60.txt",
         "crypto-ham-holdout61.txt",
         "crypto-ham-holdout62.txt",
+        "crypto-ham-holdout63.txt",
+        "crypto-ham-holdout64.txt",
     ]
     .map(lines)
     .concat();

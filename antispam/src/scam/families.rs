@@ -253,7 +253,8 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     }
     // "The form is in my bio", "write me, I'll send you the link": the
     // link is one click away.
-    let link_in_private = has(Pointer) && has(GoPrivate);
+    // A member who "almost clicked a 'claim' link sent in DM" reports it.
+    let link_in_private = has(Pointer) && has(GoPrivate) && !reported;
     if has(OfficialEvent) && (strange_link || urged || bot_event || has(MyBio) || link_in_private) {
         add(
             Rule::FakeEvent,

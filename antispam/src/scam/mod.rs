@@ -345,7 +345,12 @@ impl Found {
             && !self.has(Wallet)
             && !self.has(Loss)
             && !self.has(Problem);
+        // "Entschuldige die Störung… wir kennen uns aus der Gruppe": a
+        // stranger's apology for a meeting that never was.
+        let apologised =
+            self.has(WrongNumber) && self.has(WeMet) && !about_the_group && !self.has(Reported);
         (stranger && (self.has(Opportunity) || self.has(Returns) || self.has(Invest)))
+            || apologised
             || self.courts()
             || addressed
             || invited

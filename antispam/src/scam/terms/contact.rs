@@ -538,6 +538,12 @@ pub const GO_PRIVATE: &[&str] = &[
     "sana yazabilir miyim",
     "gerne privat",
     "gern privat",
+    "только через личку",
+    "ajoute moi",
+    "magst du mit mir schreiben",
+    "ici c'est trop public",
+    "hier ist es mir zu voll",
+    "yaz$",
 ];
 
 pub const POINTER: &[&str] = &[

@@ -341,6 +341,15 @@ pub const LONELY: &[&str] = &[
     "alguien para hablar",
     "un peu seule",
     "je me sens seule",
+    "quelqu'un de sérieux pour parler",
+    "quelqu'un pour parler",
+    "ищу друга",
+    "looking for a friend",
+    "je cherche un ami",
+    "busco un amigo",
+    "procuro um amigo",
+    "suche einen freund",
+    "arkadaş arıyorum",
 ];
 
 /// A stranger's pet names: "handsome", "babe", "amor", "canım".
@@ -543,6 +552,10 @@ pub const SAW_YOU: &[&str] = &[
     "увидел тебя в группе",
     "увидела тебя в группе",
     "seni grupta gördüm",
+    "profilini gördüm",
+    "vu ton profil",
+    "видел твой профиль",
+    "видела твой профиль",
 ];
 
 /// "How are you?", "where are you from?", "are you into crypto too?",
@@ -650,6 +663,21 @@ pub const WRONG_PERSON: &[&str] = &[
     "не туда написал",
     "yanlış numara",
     "yanlış kişi",
+    "added u by mistake",
+    "added you by mistake",
+    "je t'ai ajouté par erreur",
+    "te agregué por error",
+    "te adicionei por engano",
+    "dich aus versehen hinzugefügt",
+    "добавил тебя по ошибке",
+    "добавила тебя по ошибке",
+    "seni yanlışlıkla ekledim",
+    "c'est bien le numéro de",
+    "es este el número de",
+    "é o número do",
+    "ты случайно не",
+    "вы случайно не",
+    "bist du zufällig",
 ];
 
 /// "Guys", "everyone", "tout le monde", "arkadaşlar": the group, spoken to.

@@ -444,6 +444,14 @@ pub const GOODS: &[&str] = &[
     "базу данных",
     "veritabanı",
     "leads",
+    "10k mitglieder",
+    "mitglieder für",
+    "10k members",
+    "10k membres",
+    "10k miembros",
+    "10k membros",
+    "10k участников",
+    "10k üye",
 ];
 
 /// "We met at …": the opener of a stranger pretending to know the reader.
@@ -487,6 +495,14 @@ pub const WE_MET: &[&str] = &[
     "общие друзья",
     "общих друзей",
     "ortak arkadaş",
+    "wir kennen uns",
+    "kennen wir uns",
+    "we know each other",
+    "on se connaît",
+    "nos conocemos",
+    "a gente se conhece",
+    "мы знакомы",
+    "tanışıyoruz",
 ];
 
 /// An opportunity pitched: "a great investment opportunity for you".
@@ -616,6 +632,9 @@ pub const WRONG_NUMBER: &[&str] = &[
     "added the wrong person",
     "persona equivocada",
     "не того человека",
+    "извини, что пишу",
+    "извините, что пишу",
+    "rahatsız ettiysem kusura bakma",
 ];
 
 /// Investing or trading, as a stranger's pitch asks about it.
@@ -724,6 +743,13 @@ pub const CASH: &[&str] = &[
     "por dinheiro vivo",
     "en mano",
     "em mãos",
+    "pix na hora",
+    "via pix",
+    "no pix",
+    "papara",
+    "havale ile",
+    "per sepa",
+    "par virement",
 ];
 
 /// A rate or a reach only a dealer boasts of: "best rate, any city".
@@ -794,6 +820,10 @@ pub const RATE: &[&str] = &[
     "better than binance",
     "mejor tasa que",
     "melhor taxa que",
+    "taxa melhor",
+    "tasa mejor",
+    "taux meilleur",
+    "kurs besser",
 ];
 
 /// Bank cards and accounts rented out: money mules.

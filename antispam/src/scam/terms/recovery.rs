@@ -286,4 +286,11 @@ pub const LOSS: &[&str] = &[
     "boşaltıldı",
     "exploited",
     "drained",
+    "hackers atacaram",
+    "hackers attacked",
+    "les hackers ont attaqué",
+    "hackers atacaron",
+    "hacker haben angegriffen",
+    "хакеры атаковали",
+    "hackerlar saldırdı",
 ];

@@ -197,6 +197,9 @@ pub const SERVICE: &[&str] = &[
     "ihren token listen",
     "листинг вашего токена",
     "tokeninizi listele",
+    "shilling",
+    "raids",
+    "reichweite",
 ];
 
 /// A price for the service: fee, rate, cost.
@@ -435,6 +438,18 @@ pub const ON_THE_TEAM: &[&str] = &[
     "ich bin aus dem",
     "ich gehöre zum",
     "je suis modo",
+    "je suis l'admin",
+    "je suis admin",
+    "i am the admin",
+    "i'm the admin",
+    "soy el admin",
+    "sou o admin",
+    "ich bin der admin",
+    "ich bin vom offiziellen support",
+    "я админ",
+    "я администратор",
+    "ben adminim",
+    "je suis du support",
 ];
 
 /// An offer made to the reader: "we can", "we offer", "includes".

@@ -347,6 +347,13 @@ pub const WITHDRAW: &[&str] = &[
     "zieht alles ab",
     "zieht sofort",
     "alles abziehen",
+    "retire seus fundos",
+    "retire seus",
+    "retirez vos fonds",
+    "retira tus fondos",
+    "withdraw your funds",
+    "ziehen sie ihre gelder ab",
+    "выведите средства",
 ];
 
 /// "C'est urgent", "срочно": a hurry with nothing said about what.

@@ -626,4 +626,11 @@ pub const REPAIR: &[&str] = &[
     "schützen sie ihre",
     "защитите свои активы",
     "varlıklarınızı koruyun",
+    "proteja seus fundos",
+    "protect your funds",
+    "protégez vos fonds",
+    "protege tus fondos",
+    "schützen sie ihre gelder",
+    "защитите свои средства",
+    "fonlarınızı koruyun",
 ];

@@ -532,6 +532,15 @@ pub const REPORTED: &[&str] = &[
     "каждый раз когда захожу",
     "каждый раз, когда захожу",
     "ne zaman bir gruba",
+    "j'ai failli cliquer",
+    "envoyé en dm",
+    "i almost clicked",
+    "casi hago clic",
+    "quase cliquei",
+    "ich hätte fast geklickt",
+    "чуть не нажал",
+    "чуть не перешёл",
+    "az kalsın tıklıyordum",
 ];
 
 /// "The only official site is …": what a warning-shaped scam pushes.
