@@ -361,9 +361,9 @@ struct Masked {
     host_before: bool,
     /// The previous word is "t" or "t.", which "me/name" may continue.
     t_before: bool,
-    /// The previous word, if it may be a domain cut after its dot
-    /// ("revoke-now." before "net").
-    previous: String,
+    /// The previous word may be a domain cut after its dot ("revoke-now."
+    /// before "net").
+    domain_cut: bool,
     found: bool,
 }
 
@@ -375,7 +375,7 @@ impl Masked {
         let slash_after_host = word == "/" && self.host_before;
         let dotted_tld = word.strip_prefix('.').is_some_and(starts_with_tld);
         let telegram = (self.t_before && word.starts_with("me")) || word.contains("t·me");
-        let spaced_tld = is_spaced_domain(&self.previous, word);
+        let spaced_tld = self.domain_cut && is_spaced_tld(word);
         if (self.dot_before && starts_with_tld(word))
             || telegram
             || spaced_tld
@@ -392,10 +392,7 @@ impl Masked {
                 && DOT_WORDS.contains(&word));
         self.host_before = dot;
         self.t_before = matches!(word, "t" | "t.");
-        self.previous.clear();
-        if word.ends_with('.') && word.contains('-') {
-            self.previous.push_str(word);
-        }
+        self.domain_cut = is_domain_cut(word);
         self.run = if is_spaced_part(word) {
             self.run + 1
         } else {
@@ -409,13 +406,19 @@ impl Masked {
 /// "revoke-now. net": a hyphenated name, its dot, and a top-level domain
 /// alone (an ordinary sentence's end is no domain: "sold. me too").
 fn is_spaced_domain(word: &str, next: &str) -> bool {
-    let Some(name) = word.strip_suffix('.') else {
-        return false;
-    };
-    let tld = next.trim_end_matches(|c: char| !c.is_alphanumeric());
-    name.contains('-')
-        && name.chars().all(|c| c.is_alphanumeric() || c == '-')
-        && SPACED_TLDS.contains(&tld)
+    is_domain_cut(word) && is_spaced_tld(next)
+}
+
+/// A hyphenated name ending in its dot ("revoke-now.").
+fn is_domain_cut(word: &str) -> bool {
+    word.strip_suffix('.').is_some_and(|name| {
+        name.contains('-') && name.chars().all(|c| c.is_alphanumeric() || c == '-')
+    })
+}
+
+/// One of [`SPACED_TLDS`], punctuation after it aside.
+fn is_spaced_tld(word: &str) -> bool {
+    SPACED_TLDS.contains(&word.trim_end_matches(|c: char| !c.is_alphanumeric()))
 }
 
 /// Top-level domains read after a dot and a space: none of them a word a
