@@ -64,27 +64,48 @@ impl Hasher for TokenHasher {
     }
 }
 
-/// Known spam, by word.
+/// Known spam, by word: each indexed word's samples lie side by side in
+/// one array (a lookup reads one entry of the table and one run of ids,
+/// not a list of its own somewhere on the heap).
 #[derive(Debug, Clone, Default)]
 pub struct SpamIndex {
-    postings: HashMap<Token, Vec<u32>, BuildHasherDefault<TokenHasher>>,
+    /// Where each word's samples start in `samples`, and how many.
+    postings: HashMap<Token, (u32, u32), BuildHasherDefault<TokenHasher>>,
+    samples: Vec<u32>,
     sample_sizes: Vec<u32>,
 }
 
 impl SpamIndex {
     /// Indexes each sample's words (of three letters or more).
     pub fn build(samples: &[Vec<Token>]) -> Self {
-        let mut index = Self::default();
+        let mut by_word: HashMap<Token, Vec<u32>, BuildHasherDefault<TokenHasher>> =
+            HashMap::default();
         for (id, words) in samples.iter().enumerate() {
-            index.sample_sizes.push(words.len() as u32);
             for word in words.iter().filter(|w| *w & 1 == 1) {
-                index.postings.entry(*word).or_default().push(id as u32);
+                let ids = by_word.entry(*word).or_default();
+                if ids.len() < MAX_POSTINGS {
+                    ids.push(id as u32);
+                }
             }
         }
-        for postings in index.postings.values_mut() {
-            postings.truncate(MAX_POSTINGS);
+        let mut index = Self {
+            sample_sizes: samples.iter().map(|words| words.len() as u32).collect(),
+            ..Self::default()
+        };
+        for (word, ids) in by_word {
+            let start = index.samples.len() as u32;
+            index.samples.extend(&ids);
+            index.postings.insert(word, (start, ids.len() as u32));
         }
         index
+    }
+
+    /// The samples that hold `word`.
+    fn samples_with(&self, word: &Token) -> &[u32] {
+        self.postings
+            .get(word)
+            .and_then(|(start, len)| self.samples.get(*start as usize..(start + len) as usize))
+            .unwrap_or_default()
     }
 
     /// The best Jaccard similarity of `words` to a known spam. Shared
@@ -98,25 +119,23 @@ impl SpamIndex {
             static SHARED: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
         }
         let indexed = words.iter().filter(|word| *word & 1 == 1).count();
-        let postings = || {
-            words
-                .iter()
-                .filter(|word| *word & 1 == 1)
-                .take(MAX_LOOKED_UP)
-                .filter_map(|word| self.postings.get(word))
-                .flatten()
-        };
+        let postings: Vec<&[u32]> = words
+            .iter()
+            .filter(|word| *word & 1 == 1)
+            .take(MAX_LOOKED_UP)
+            .map(|word| self.samples_with(word))
+            .collect();
         let mut close: Vec<(u32, u16)> = Vec::new();
         SHARED.with_borrow_mut(|shared| {
             if shared.len() < self.sample_sizes.len() {
                 shared.resize(self.sample_sizes.len(), 0);
             }
-            for id in postings() {
+            for id in postings.iter().copied().flatten() {
                 if let Some(count) = shared.get_mut(*id as usize) {
                     *count = count.saturating_add(1);
                 }
             }
-            for id in postings() {
+            for id in postings.iter().copied().flatten() {
                 if let Some(count) = shared.get_mut(*id as usize) {
                     if u32::from(*count) >= MIN_SHARED {
                         close.push((*id, *count));
