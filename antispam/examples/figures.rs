@@ -184,6 +184,7 @@ fn main() {
             ("crypto-spam-holdout62.txt", "crypto-ham-holdout62.txt"),
             ("crypto-spam-holdout63.txt", "crypto-ham-holdout63.txt"),
             ("crypto-spam-holdout64.txt", "crypto-ham-holdout64.txt"),
+            ("crypto-spam-holdout65.txt", "crypto-ham-holdout65.txt"),
         ] {
             let path = format!("{f}/{s}");
             if std::path::Path::new(&path).exists() {

@@ -59,28 +59,89 @@ fn is_invisible(c: char) -> bool {
 }
 
 /// Characters of a long message that are judged: its beginning and its
-/// end, where spam says what it wants and where it leaves its contact. The
-/// cost of a check grows with length; crypto addresses are still looked
-/// for in the whole raw text.
+/// end, where spam says what it wants and where it leaves its contact, cut
+/// between words. The cost of a check grows with length; crypto addresses
+/// are still looked for in the whole raw text, and the links and accounts
+/// of the part left out are kept (see [`clipped`]).
 pub const JUDGED_HEAD: usize = 400;
 pub const JUDGED_TAIL: usize = 150;
+/// Links and accounts kept from the middle of a long message.
+const KEPT_FROM_THE_MIDDLE: usize = 8;
+
+/// A long message's beginning and end, with the links and accounts of
+/// its middle between them: a testimonial that names its "manager" in
+/// its fifth sentence is read with the manager's account.
+fn clipped(text: &str) -> Option<String> {
+    text.char_indices().nth(JUDGED_HEAD + JUDGED_TAIL)?;
+    let head_end = text.char_indices().nth(JUDGED_HEAD).map_or(0, |(at, _)| at);
+    // Back to the space before a word cut in two, forward past one.
+    let head_end = match text[..head_end].rfind(char::is_whitespace) {
+        Some(space) if !text[head_end..].starts_with(char::is_whitespace) => space,
+        _ => head_end,
+    };
+    let tail_start = text
+        .char_indices()
+        .rev()
+        .nth(JUDGED_TAIL - 1)
+        .map_or(head_end, |(at, _)| at.max(head_end));
+    let tail_start = match text[..tail_start].ends_with(char::is_whitespace) {
+        true => tail_start,
+        false => text[tail_start..]
+            .find(char::is_whitespace)
+            .map_or(text.len(), |space| tail_start + space),
+    };
+    let mut out = String::with_capacity(head_end + text.len() - tail_start + 64);
+    out.push_str(&text[..head_end]);
+    for word in leads_in(&text[head_end..tail_start]).take(KEPT_FROM_THE_MIDDLE) {
+        out.push(' ');
+        out.push_str(word);
+    }
+    out.push(' ');
+    out.push_str(&text[tail_start..]);
+    Some(out)
+}
+
+/// The words of `text` that may be links or accounts, found from their
+/// "@", "." or ":" (a long message's middle is not read word by word).
+fn leads_in(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut read_to = 0;
+    memchr::memchr3_iter(b'@', b'.', b':', bytes).filter_map(move |at| {
+        if at < read_to {
+            return None;
+        }
+        // Cut at ASCII spaces: both ends are character boundaries.
+        let start = bytes[..at]
+            .iter()
+            .rposition(u8::is_ascii_whitespace)
+            .map_or(0, |space| space + 1);
+        let end = bytes[at..]
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .map_or(bytes.len(), |space| at + space);
+        read_to = end;
+        let word = text.get(start..end)?;
+        leads_somewhere(word).then_some(word)
+    })
+}
+
+/// A word that may be a link or an account: "@name", "https://…",
+/// "site-name.net" (a dot between a letter or digit and a letter).
+fn leads_somewhere(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    word.contains("://")
+        || bytes
+            .windows(2)
+            .any(|pair| pair[0] == b'@' && pair[1] != b'@')
+        || bytes.windows(3).any(|three| {
+            three[1] == b'.' && three[0].is_ascii_alphanumeric() && three[2].is_ascii_alphabetic()
+        })
+}
 
 /// Normalises `text` (the beginning and the end of a long one).
 pub fn normalize(text: &str) -> Normalized {
-    let clipped;
-    let text = match text.char_indices().nth(JUDGED_HEAD + JUDGED_TAIL) {
-        None => text,
-        Some(_) => {
-            let head_end = text.char_indices().nth(JUDGED_HEAD).map_or(0, |(at, _)| at);
-            let tail_start = text
-                .char_indices()
-                .rev()
-                .nth(JUDGED_TAIL - 1)
-                .map_or(head_end, |(at, _)| at.max(head_end));
-            clipped = format!("{} {}", &text[..head_end], &text[tail_start..]);
-            clipped.as_str()
-        }
-    };
+    let clipped = clipped(text);
+    let text = clipped.as_deref().unwrap_or(text);
     let invisible = text.chars().filter(|c| is_invisible(*c)).count();
     let visible: String = match invisible {
         0 => text.to_owned(),
@@ -711,6 +772,37 @@ mod tests {
             "взял клавиатуру Model-X2 и мышь ABC-Pro",
         ] {
             assert!(normalize(text).mixed_script_words.is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_contact_in_the_middle_of_a_long_message_is_read() {
+        let head = "I was losing money for months and nobody helped me. ".repeat(9);
+        let tail = " She answers fast and is patient with beginners, thank you!".repeat(3);
+        let text = format!(
+            "{head}Then Mrs Claire, a certified account manager, wrote to me. \
+             Write to her on Telegram @ClaireDubois_Trading or visit claire-trading.net, \
+             she changed my life.{tail}"
+        );
+        assert!(text.chars().count() > JUDGED_HEAD + JUDGED_TAIL);
+        let judged = normalize(&text).text;
+        assert!(judged.contains("@clairedubois_trading"), "{judged}");
+        assert!(judged.contains("claire-trading.net,"), "{judged}");
+        assert!(
+            !judged.contains("certified"),
+            "the middle's other words are left out"
+        );
+    }
+
+    #[test]
+    fn a_long_message_is_cut_between_words() {
+        let words: String = (0..200).map(|i| format!("word{i:03} ")).collect();
+        let judged = normalize(&words).text;
+        for word in judged.split_whitespace() {
+            assert!(
+                word.len() == 7 && word.starts_with("word"),
+                "{word:?} in {judged}"
+            );
         }
     }
 

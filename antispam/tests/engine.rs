@@ -131,6 +131,7 @@ fn every_crypto_spam_fixture_is_deleted_and_names_its_rules() {
         "crypto-spam-holdout62.txt",
         "crypto-spam-holdout63.txt",
         "crypto-spam-holdout64.txt",
+        "crypto-spam-holdout65.txt",
     ]
     .map(lines)
     .concat();
@@ -215,6 +216,7 @@ fn no_crypto_ham_fixture_is_touched() {
         "crypto-ham-holdout62.txt",
         "crypto-ham-holdout63.txt",
         "crypto-ham-holdout64.txt",
+        "crypto-ham-holdout65.txt",
     ]
     .map(lines)
     .concat();

@@ -58,11 +58,19 @@ pub(super) fn families(found: &Found, bait: &Bait) -> Vec<(Rule, String)> {
     // "Problems with your wallet? Write me": the same help, unnamed.
     let wallet_help =
         has(Wallet) && has(Problem) && has(GoPrivate) && !has(Never) && !has(Reported);
+    // "If anyone has issues with staking or withdrawals, send me a direct
+    // message, don't reply here": help for everyone's trouble, in private.
+    let trouble_help = has(Problem)
+        && has(DmMe)
+        && (has(ToAll) || has(Wallet))
+        && found.denies_nothing()
+        && !has(Reported)
+        && !has(Denounce);
     // "Someone offered me X in DM as if I were the admin" reports it.
     let reported = has(Reported) && !bait.contact();
     // "The admin now answers only here 👉 @…": staff moved to an account.
     let moved = has(Staff) && has(OnlyOfficial) && bait.contact();
-    if (has(Staff) && offered && !reported) || wallet_help || moved {
+    if (has(Staff) && offered && !reported) || wallet_help || trouble_help || moved {
         add(
             Rule::FakeSupport,
             format!("{} offering help in private or at a link", quote(Staff)),

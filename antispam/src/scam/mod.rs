@@ -413,7 +413,7 @@ impl Found {
     }
 
     /// No "never", or only "never in public".
-    fn denies_nothing(&self) -> bool {
+    pub(super) fn denies_nothing(&self) -> bool {
         !self.has(Concept::Never) || self.has(Concept::NotPublic)
     }
 
