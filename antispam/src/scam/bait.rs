@@ -107,15 +107,18 @@ impl Bait {
         for word in text.split_whitespace() {
             // An account or an e-mail has an "@", a link a dot or a
             // scheme: most words have none, and are skipped unread.
-            let (mut at, mut dot, mut bracket) = (false, false, false);
+            let mut signs = Signs::default();
             for b in word.bytes() {
-                at |= b == b'@';
-                dot |= b == b'.';
-                bracket |= matches!(b, b'(' | b'[' | b'{');
+                signs.at |= b == b'@';
+                signs.dot |= b == b'.';
+                signs.bracket |= matches!(b, b'(' | b'[' | b'{');
+                signs.h |= b == b'h';
+                // The second byte of "·" (U+00B7), as in "t·me".
+                signs.middle_dot |= b == 0xB7;
             }
-            let marked = at || dot;
-            masked.read(word, dot, bracket);
-            if !marked && !word.contains("http") && !word.contains("hxxp") {
+            let (marked, dot) = (signs.at || signs.dot, signs.dot);
+            masked.read(word, &signs);
+            if !marked && !(signs.h && (word.contains("http") || word.contains("hxxp"))) {
                 continue;
             }
             let word = word.trim_matches(|c| is_wrapping(c) || matches!(c, '«' | '»' | ':' | ';'));
@@ -230,14 +233,29 @@ fn posing_as(host: &str, allowed_domains: &[String]) -> Option<String> {
         .filter(|name| name.chars().count() >= 5);
     // "examp1e-swap.org", "b1nance": the name read as it looks.
     let (seen, unleet) = (skeleton_of(host), unleet(host));
-    BRANDS
+    let looks_like = |name: &str, skeleton: &str| {
+        host.contains(name) || unleet.contains(name) || seen.contains(skeleton)
+    };
+    brand_skeletons()
         .iter()
-        .copied()
-        .chain(own)
-        .find(|name| {
-            host.contains(name) || unleet.contains(name) || seen.contains(&skeleton_of(name))
+        .find(|(name, skeleton)| looks_like(name, skeleton))
+        .map(|(name, _)| (*name).to_owned())
+        .or_else(|| {
+            own.into_iter()
+                .find(|name| looks_like(name, &skeleton_of(name)))
+                .map(str::to_owned)
         })
-        .map(str::to_owned)
+}
+
+/// Each of [`BRANDS`] with its skeleton, made once.
+fn brand_skeletons() -> &'static [(&'static str, String)] {
+    static SKELETONS: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+    SKELETONS.get_or_init(|| {
+        BRANDS
+            .iter()
+            .map(|name| (*name, skeleton_of(name)))
+            .collect()
+    })
 }
 
 /// A well-known site or one of its subdomains, not a lookalike
@@ -347,6 +365,19 @@ fn unmasked(text: &str) -> String {
     joined
 }
 
+/// What a word's bytes hold, read once: most words hold none of it, and
+/// are not searched further.
+#[derive(Default)]
+struct Signs {
+    at: bool,
+    dot: bool,
+    bracket: bool,
+    /// An "h", which "http" and "hxxp" start with.
+    h: bool,
+    /// A middle dot ("t·me").
+    middle_dot: bool,
+}
+
 /// Whether a link or an address may hide in a text, read word by word
 /// as the bait is: a masked dot or "@", a dot, slash or "@" standing
 /// alone, a dot spelt out before a top-level domain, four single
@@ -368,13 +399,15 @@ struct Masked {
 }
 
 impl Masked {
-    fn read(&mut self, word: &str, dot: bool, bracket: bool) {
+    fn read(&mut self, word: &str, signs: &Signs) {
+        let (dot, bracket) = (signs.dot, signs.bracket);
         if self.found {
             return;
         }
         let slash_after_host = word == "/" && self.host_before;
         let dotted_tld = word.strip_prefix('.').is_some_and(starts_with_tld);
-        let telegram = (self.t_before && word.starts_with("me")) || word.contains("t·me");
+        let telegram = (self.t_before && word.starts_with("me"))
+            || (signs.middle_dot && word.contains("t·me"));
         let spaced_tld = self.domain_cut && is_spaced_tld(word);
         if (self.dot_before && starts_with_tld(word))
             || telegram
